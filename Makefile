@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Portable sleepable BPF trampolines for Linux 6.1: build and test harness.
+#
+#   make run     build the patched kernels (x86_64, arm64), boot each in QEMU,
+#                run the sleepable-program suite, print arch x case table
+#   make test    what CI runs: stock and patched, both architectures,
+#                conformance suite; ends with "N passed, M failed, K skipped"
+#   make help    everything else
+#
+# Everything lands under build/ (ignored by git).  Kernel builds are out of
+# tree and incremental, and share objects through ccache.
+
+SHELL := /bin/bash
+ROOT := $(CURDIR)
+BUILD := $(ROOT)/build
+ARCHS := x86_64 arm64
+ARCH ?= x86_64
+VARIANT ?= patched
+T ?=
+ITERS ?= 20000
+VM_TIMEOUT ?= 300
+PY := python3
+
+export BUILD_DIR := $(BUILD)
+
+.NOTPARALLEL:
+.PHONY: help deps source kernel user vmtest bench run test patches \
+	checkpatch clean distclean summary check-arch
+
+help:
+	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
+	@echo "make test                      CI: stock+patched x $(ARCHS), final line 'N passed, M failed, K skipped'"
+	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
+	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>)"
+	@echo "make patches                   export the series with git format-patch to build/patches"
+	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
+	@echo "make deps                      install Debian packages (done by every target)"
+	@echo "make clean | distclean         remove results and objects | everything under build/"
+	@echo "Results: build/results/<variant>-<arch>.ktap, bench-<variant>-<arch>.txt"
+
+check-arch:
+	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
+		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
+		exit 2;; esac
+	@case "$(VARIANT)" in stock|patched) ;; *) \
+		echo "VARIANT=$(VARIANT): use stock or patched" >&2; exit 2;; esac
+
+# Re-checked on every run: cheap when everything is installed.
+deps:
+	@scripts/install-deps.sh
+
+source: deps
+	@$(PY) scripts/source.py prepare
+
+kernel: check-arch source
+	@scripts/kbuild.sh $(VARIANT) $(ARCH)
+
+# Test program, case list and initramfs for build/$(VARIANT)/obj-$(ARCH).
+user: check-arch
+	@scripts/build-guest.sh $(VARIANT) $(ARCH)
+
+vmtest: kernel user
+	@scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+
+bench: check-arch
+	@$(MAKE) -s kernel user VARIANT=$(VARIANT) ARCH=$(ARCH)
+	@scripts/run-vm.sh bench $(VARIANT) $(ARCH) $(ITERS) $(VM_TIMEOUT)
+
+run: source
+	@rm -f $(BUILD)/results/patched-*.ktap
+	@for a in $(ARCHS); do \
+		$(MAKE) -s vmtest VARIANT=patched ARCH=$$a || true; done
+	@$(PY) scripts/summary.py --variants patched
+
+test: source
+	@rm -f $(BUILD)/results/*.ktap
+	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \
+		echo "=== $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
+		$(MAKE) -s vmtest VARIANT=$$v ARCH=$$a || true; done; done
+	@$(PY) scripts/summary.py --variants stock,patched
+
+summary:
+	@$(PY) scripts/summary.py --variants stock,patched
+
+patches: source
+	@$(PY) scripts/source.py export $(BUILD)/patches
+
+checkpatch: patches
+	@scripts/checkpatch.sh $(BUILD)/patches
+
+clean:
+	rm -rf $(BUILD)/results $(BUILD)/*/user-* $(BUILD)/*/obj-*
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest side for one kernel: BPF objects against its BTF, the
+# static test program, the list of its cases, and the initramfs.
+# Usage: build-guest.sh VARIANT ARCH
+set -euo pipefail
+variant=$1 arch=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+obj=$build/$variant/obj-$arch
+out=$build/$variant/user-$arch
+t0=$(date +%s)
+[ -f "$obj/vmlinux" ] || { echo "guest: $obj/vmlinux missing: build the kernel first (make kernel VARIANT=$variant ARCH=$arch)" >&2; exit 1; }
+mkdir -p "$out"
+make -s -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
+	TARGET_ARCH="$arch"
+case $arch in
+x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
+arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
+esac
+mv "$out/cases.txt.tmp" "$out/cases.txt"
+if [ ! -f "$out/initramfs.cpio.gz" ] ||
+	[ -n "$(find "$out/sleeptest" "$root/scripts/guest-init.sh" \
+		"$root/scripts/mkinitramfs.sh" -newer "$out/initramfs.cpio.gz")" ]; then
+	"$root/scripts/mkinitramfs.sh" "$arch" "$out/sleeptest" \
+		"$out/initramfs.cpio.gz"
+fi
+echo "[guest $variant-$arch $(( $(date +%s) - t0 ))s] $out/initramfs.cpio.gz ($(wc -l < "$out/cases.txt") cases)"

@@ -1,0 +1,31 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test guest.  The kernel command line says what to run:
+#   sleeptest.args="..."   arguments for /sleeptest (default: all cases)
+# Output protocol read by scripts/vm.py: the test output between
+# SLEEPTEST-OUTPUT-BEGIN/END, its exit status, then the kernel log between
+# SLEEPTEST-DMESG-BEGIN/END; the console is quiet while those are printed.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+hostname sleeptest
+
+args=$(sed -n 's/.*sleeptest\.args="\([^"]*\)".*/\1/p' /proc/cmdline)
+echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m)"
+set -o pipefail
+/sleeptest $args 2>&1 | tee /tmp/output
+rc=$?
+dmesg -n 1
+echo "SLEEPTEST-OUTPUT-BEGIN"
+cat /tmp/output
+echo "SLEEPTEST-OUTPUT-END rc=$rc"
+echo "SLEEPTEST-DMESG-BEGIN"
+dmesg
+echo "SLEEPTEST-DMESG-END"
+sync
+reboot -f

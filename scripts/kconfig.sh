@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Generate the test kernel's .config: tinyconfig + Kconfig.sleep +
+# kconfig/<arch>.config, olddefconfig, then check every requested option.
+# Usage: kconfig.sh SRC OBJ ARCH
+set -euo pipefail
+src=$1 obj=$2 arch=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/arch.sh" "$arch"
+
+work=$obj/../kconfig-$arch
+mkdir -p "$obj" "$work"
+frags=("$root/Kconfig.sleep" "$root/kconfig/$arch.config")
+mk=(make -s -C "$src" O="$work" ARCH="$KARCH" CROSS_COMPILE="$CROSS")
+"${mk[@]}" tinyconfig >/dev/null
+# merge_config.sh warns about every redefinition; the fragments override
+# tinyconfig on purpose, so keep its output for failures only.
+if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$work" \
+	"$work/.config" "${frags[@]}" >"$work/merge.log" 2>&1; then
+	cat "$work/merge.log"; exit 1
+fi
+"${mk[@]}" olddefconfig >/dev/null
+
+missing=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		opt=${line%%=*}; want=${line#*=} ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}; want=n ;;
+	*) continue ;;
+	esac
+	got=$(grep -E "^$opt=" "$work/.config" | head -1 | cut -d= -f2- || true)
+	[ -z "$got" ] && got=n
+	if [ "$got" != "$want" ]; then
+		echo "kconfig: $arch: $opt=$want requested, got ${got} after olddefconfig" >&2
+		missing=$((missing + 1))
+	fi
+done < <(cat "${frags[@]}")
+if [ $missing -ne 0 ]; then
+	echo "kconfig: $arch: $missing requested option(s) did not survive (see above;" \
+		"check their dependencies with 'make menuconfig' in $work)" >&2
+	exit 1
+fi
+# Only replace the build's .config when it changed, so kbuild stays warm.
+if ! cmp -s "$work/.config" "$obj/.config"; then
+	cp "$work/.config" "$obj/.config"
+	echo "kconfig: $arch: .config updated"
+fi

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's initramfs: a static busybox, the test program and /init.
+# Usage: mkinitramfs.sh ARCH TESTBIN OUT.cpio.gz
+set -euo pipefail
+arch=$1 testbin=$2 out=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+
+case $arch in
+x86_64) busybox=/bin/busybox ;;
+arm64)	busybox=$build/dl/busybox-arm64/bin/busybox ;;
+*)	echo "mkinitramfs: unsupported architecture $arch" >&2; exit 2 ;;
+esac
+[ -x "$busybox" ] || { echo "mkinitramfs: $busybox missing (make deps)" >&2; exit 1; }
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
+cp "$busybox" "$stage/bin/busybox"
+cp "$testbin" "$stage/sleeptest"
+cp "$root/scripts/guest-init.sh" "$stage/init"
+chmod +x "$stage/init"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 |
+	gzip -n -1) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Kernel source trees for the stock and patched variants.
+
+The pristine Debian linux-source-6.1 tarball is extracted once into a git
+repository (build/stock/linux, commit tagged "pristine").  The patched tree is
+a git worktree of the same repository (build/patched/linux) whose HEAD is the
+tip of our series, one commit per patch, built with git plumbing on a
+temporary index.  Moving the worktree from one tip to the next only rewrites
+the files that differ, so kbuild rebuilds only what a change touched.
+
+Usage: source.py prepare | series-tip | export OUTDIR | commits
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
+TARBALL = "/usr/src/linux-source-6.1.tar.xz"
+STOCK = os.path.join(BUILD, "stock", "linux")
+PATCHED = os.path.join(BUILD, "patched", "linux")
+SERIES = os.path.join(ROOT, "series")
+AUTHOR = ("Sleepable Trampolines Project", "sleep-tramp@example.org")
+# Fixed dates keep commit ids, and so the exported series, reproducible.
+DATE = "2026-01-01T00:00:00+00:00"
+
+T0 = time.time()
+
+
+def log(msg):
+    print("[source %5.0fs] %s" % (time.time() - T0, msg), flush=True)
+
+
+def die(msg):
+    print("source: error: " + msg, file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def git(args, cwd=STOCK, env=None, inp=None, check=True):
+    e = dict(os.environ)
+    e.update({"GIT_AUTHOR_NAME": AUTHOR[0], "GIT_AUTHOR_EMAIL": AUTHOR[1],
+              "GIT_COMMITTER_NAME": AUTHOR[0],
+              "GIT_COMMITTER_EMAIL": AUTHOR[1],
+              "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE})
+    if env:
+        e.update(env)
+    p = subprocess.run(["git"] + args, cwd=cwd, env=e, input=inp,
+                       capture_output=True, text=True)
+    if check and p.returncode:
+        die("git %s failed:\n%s%s" % (" ".join(args), p.stdout, p.stderr))
+    return p
+
+
+def pkg_version():
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Version}",
+                        "linux-source-6.1"], capture_output=True, text=True)
+    if p.returncode or not os.path.exists(TARBALL):
+        die("%s missing: install Debian's linux-source-6.1 "
+            "(make deps does it)" % TARBALL)
+    return p.stdout.strip()
+
+
+def kernel_version(tree):
+    v = {}
+    with open(os.path.join(tree, "Makefile")) as f:
+        for line in f:
+            m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)\s*=\s*(\S*)", line)
+            if m:
+                v[m.group(1)] = m.group(2)
+            if len(v) == 4:
+                break
+    return "%s.%s.%s%s" % (v["VERSION"], v["PATCHLEVEL"], v["SUBLEVEL"],
+                           v.get("EXTRAVERSION", ""))
+
+
+def extract():
+    """Extract the tarball into a fresh git repository (once per package)."""
+    pv = pkg_version()
+    stamp = os.path.join(BUILD, "stock", ".source-version")
+    if os.path.exists(stamp) and open(stamp).read().strip() == pv:
+        return
+    log("extracting %s (linux-source-6.1 %s)" % (TARBALL, pv))
+    for d in (os.path.dirname(STOCK), os.path.dirname(PATCHED)):
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(STOCK)
+    subprocess.run(["tar", "-xf", TARBALL, "-C", STOCK,
+                    "--strip-components=1"], check=True)
+    log("recording pristine tree in git")
+    git(["init", "-q"])
+    git(["config", "core.looseCompression", "1"])
+    git(["config", "gc.auto", "0"])
+    git(["add", "-A", "-f", "."])
+    kv = kernel_version(STOCK)
+    git(["commit", "-q", "-m", "Linux %s (Debian linux-source-6.1 %s)"
+         % (kv, pv)])
+    git(["tag", "pristine"])
+    with open(os.path.join(BUILD, "stock", "source-version.txt"), "w") as f:
+        f.write("linux %s, Debian linux-source-6.1 %s\n" % (kv, pv))
+    with open(stamp, "w") as f:
+        f.write(pv + "\n")
+
+
+def parse_series():
+    """Read the series manifest into a list of patch descriptions.
+
+    A patch starts with "patch NAME" and then has lines:
+      subject TEXT        first line of the commit message
+      body FILE           rest of the commit message (project path)
+      add SRC DST         copy project file SRC to kernel path DST
+      diff FILE           apply a unified diff (project path) to the tree
+    Blank lines and lines starting with '#' are ignored.
+    """
+    patches = []
+    cur = None
+    if not os.path.exists(SERIES):
+        return patches
+    for n, raw in enumerate(open(SERIES), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        where = "series:%d" % n
+        if word == "patch":
+            cur = {"name": rest, "subject": None, "body": None, "ops": [],
+                   "where": where}
+            patches.append(cur)
+            continue
+        if cur is None:
+            die("%s: '%s' before the first 'patch'" % (where, word))
+        if word == "subject":
+            cur["subject"] = rest
+        elif word == "body":
+            cur["body"] = rest
+        elif word == "add":
+            src, _, dst = rest.partition(" ")
+            cur["ops"].append(("add", src, dst.strip() or None, where))
+        elif word == "diff":
+            cur["ops"].append(("diff", rest, None, where))
+        else:
+            die("%s: unknown keyword '%s'" % (where, word))
+    for p in patches:
+        if not p["subject"]:
+            die("%s: patch %s has no subject" % (p["where"], p["name"]))
+    return patches
+
+
+def commit_message(p):
+    msg = p["subject"] + "\n"
+    if p["body"]:
+        path = os.path.join(ROOT, p["body"])
+        if not os.path.exists(path):
+            die("%s: body file %s missing" % (p["where"], p["body"]))
+        msg += "\n" + open(path).read().rstrip() + "\n"
+    return msg
+
+
+def build_series():
+    """Commit every patch of the series on top of 'pristine'; return tip."""
+    index = os.path.join(BUILD, "stock", "series.index")
+    env = {"GIT_INDEX_FILE": index}
+    if os.path.exists(index):
+        os.unlink(index)
+    git(["read-tree", "pristine"], env=env)
+    parent = git(["rev-parse", "pristine^{commit}"]).stdout.strip()
+    for p in parse_series():
+        for op, src, dst, where in p["ops"]:
+            path = os.path.join(ROOT, src)
+            if not os.path.exists(path):
+                die("%s: %s does not exist" % (where, src))
+            if op == "add":
+                if not dst:
+                    die("%s: 'add %s' needs a kernel path" % (where, src))
+                blob = git(["hash-object", "-w", path]).stdout.strip()
+                mode = "100755" if os.access(path, os.X_OK) else "100644"
+                git(["update-index", "--add", "--cacheinfo",
+                     "%s,%s,%s" % (mode, blob, dst)], env=env)
+            else:
+                r = git(["apply", "--cached", "-v", path], env=env,
+                        check=False)
+                if r.returncode:
+                    die("patch %s: %s does not apply to the tree:\n%s%s"
+                        % (p["name"], src, r.stdout, r.stderr))
+        tree = git(["write-tree"], env=env).stdout.strip()
+        parent = git(["commit-tree", tree, "-p", parent],
+                     inp=commit_message(p)).stdout.strip()
+    os.unlink(index)
+    git(["update-ref", "refs/heads/series", parent])
+    return parent
+
+
+def prepare():
+    extract()
+    tip = build_series()
+    if not os.path.exists(os.path.join(PATCHED, ".git")):
+        log("creating the patched worktree")
+        shutil.rmtree(PATCHED, ignore_errors=True)
+        os.makedirs(os.path.dirname(PATCHED), exist_ok=True)
+        git(["worktree", "prune"])
+        git(["worktree", "add", "-q", "--detach", PATCHED, tip])
+    head = git(["rev-parse", "HEAD"], cwd=PATCHED).stdout.strip()
+    if head != tip:
+        n = git(["rev-list", "--count", "pristine.." + tip]).stdout.strip()
+        log("patched tree -> series tip %s (%s patches)" % (tip[:12], n))
+        git(["checkout", "-q", "--detach", "-f", tip], cwd=PATCHED)
+    dirty = git(["status", "--porcelain", "-uno"], cwd=PATCHED).stdout
+    if dirty.strip():
+        log("restoring files edited by hand in the patched tree")
+        git(["checkout", "-q", "-f", tip], cwd=PATCHED)
+    if not os.path.exists(os.path.join(BUILD, "patched",
+                                       "source-version.txt")):
+        shutil.copy(os.path.join(BUILD, "stock", "source-version.txt"),
+                    os.path.join(BUILD, "patched", "source-version.txt"))
+
+
+def export(outdir):
+    prepare()
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(outdir)
+    n = int(git(["rev-list", "--count", "pristine..series"]).stdout)
+    if n == 0:
+        log("the series is empty: nothing to export")
+        return
+    git(["format-patch", "-q", "--no-signature", "--cover-letter" if n > 1
+         else "--no-cover-letter", "-o", outdir, "pristine..series"])
+    for f in sorted(os.listdir(outdir)):
+        print(os.path.join(outdir, f))
+
+
+def main():
+    if len(sys.argv) < 2:
+        die(__doc__)
+    cmd = sys.argv[1]
+    if cmd == "prepare":
+        prepare()
+    elif cmd == "series-tip":
+        extract()
+        print(build_series())
+    elif cmd == "commits":
+        prepare()
+        print(git(["rev-list", "--reverse", "pristine..series"]).stdout,
+              end="")
+    elif cmd == "export":
+        export(sys.argv[2])
+    else:
+        die("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()

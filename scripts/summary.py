@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Sum up build/results/*.ktap: a case x (arch, variant) table and the
+final line "N passed, M failed, K skipped" (expected failures are counted
+with skipped, and named).  Exits 1 if anything failed or is missing."""
+import argparse
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(os.environ.get("BUILD_DIR",
+                                      os.path.join(ROOT, "build")), "results")
+ARCHS = ["x86_64", "arm64"]
+
+
+def read_ktap(path):
+    res = {}
+    order = []
+    for line in open(path):
+        m = re.match(r"^(not ok|ok) \d+ (\S+)(?: # (\S+)(.*))?$",
+                     line.rstrip("\n"))
+        if not m:
+            continue
+        name = m.group(2)
+        d = m.group(3) or ""
+        if d.upper() in ("TODO", "SKIP"):
+            status = "xfail" if d.upper() == "TODO" else "skip"
+        else:
+            status = "pass" if m.group(1) == "ok" else "fail"
+        res[name] = (status, (m.group(4) or "").strip())
+        order.append(name)
+    return res, order
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--variants", default="stock,patched")
+    p.add_argument("--archs", default=",".join(ARCHS))
+    a = p.parse_args()
+    cols = [(arch, v) for arch in a.archs.split(",")
+            for v in a.variants.split(",")]
+    table = {}
+    cases = []
+    npass = nfail = nskip = 0
+    named = []
+    for arch, v in cols:
+        path = os.path.join(RESULTS, "%s-%s.ktap" % (v, arch))
+        if not os.path.exists(path):
+            table[(arch, v)] = None
+            nfail += 1
+            named.append("FAILED %s/%s: no results (the kernel or guest "
+                         "build failed, see above)" % (arch, v))
+            continue
+        res, order = read_ktap(path)
+        table[(arch, v)] = res
+        for c in order:
+            if c not in cases:
+                cases.append(c)
+        for c, (status, why) in res.items():
+            if status == "pass":
+                npass += 1
+            elif status == "fail":
+                nfail += 1
+                named.append("FAILED %s/%s %s" % (arch, v, c))
+            else:
+                nskip += 1
+                named.append("%s %s/%s %s: %s" % (
+                    "XFAIL" if status == "xfail" else "SKIP", arch, v, c,
+                    why))
+    conf = sorted(f for f in os.listdir(RESULTS)
+                  if f.startswith("conformance-") and f.endswith(".ktap")) \
+        if os.path.isdir(RESULTS) else []
+    w = max([len(c) for c in cases] + [10])
+    head = "%-*s" % (w, "case") + "".join(" %-15s" % ("%s/%s" % c)
+                                          for c in cols)
+    print()
+    print(head)
+    print("-" * len(head))
+    label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
+    for c in cases:
+        row = "%-*s" % (w, c)
+        for col in cols:
+            r = table[col]
+            row += " %-15s" % (label[r[c][0]] if r and c in r else
+                               ("-" if r else "no result"))
+        print(row)
+    for f in conf:
+        res, _ = read_ktap(os.path.join(RESULTS, f))
+        for c, (status, why) in res.items():
+            if status == "pass":
+                npass += 1
+            elif status == "fail":
+                nfail += 1
+                named.append("FAILED %s %s" % (f[:-5], c))
+            else:
+                nskip += 1
+    print()
+    for n in named:
+        print(n)
+    print("%d passed, %d failed, %d skipped" % (npass, nfail, nskip))
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == "__main__":
+    main()

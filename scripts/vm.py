@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Boot a test kernel in QEMU (TCG), run /sleeptest, judge the result.
+
+  vm.py test  --arch A --variant V --kernel IMG --initrd CPIO [--filter T]
+  vm.py bench --arch A --variant V --kernel IMG --initrd CPIO [--iters N]
+
+Every boot has a time limit; a hang kills QEMU and prints the console's
+last lines.  The kernel log is scanned: BUG:, WARNING:, Oops, lockdep and
+sleeping-in-atomic reports fail the run whatever the tests printed.
+Known failures (selftests/known-failures/<arch>) turn into KTAP "# TODO"
+results only when the failure carries the listed error.
+"""
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
+RESULTS = os.path.join(BUILD, "results")
+
+QEMU = {
+    "x86_64": (["qemu-system-x86_64", "-M", "q35", "-cpu", "max"], "ttyS0"),
+    "arm64": (["qemu-system-aarch64", "-M", "virt,gic-version=3",
+               "-cpu", "max"], "ttyAMA0"),
+}
+
+# Kernel log lines that fail a run.
+BAD_LOG = re.compile(
+    r"BUG:|WARNING:|Oops|Kernel panic|kernel BUG|"
+    r"sleeping function called from invalid context|"
+    r"possible circular locking|inconsistent lock state|"
+    r"possible recursive locking|suspicious RCU usage|"
+    r"lockdep|INFO: task .* blocked|Call Trace:|Unable to handle")
+# Our own harness lines that would match the patterns above.
+LOG_ALLOW = re.compile(r"sleeptest: |lockdep: fixing up alternatives|"
+                       r"Lock dependency validator|\.\.\. MAX_LOCK|"
+                       r"\.\.\. CHAINHASH|\.\.\. CLASSHASH|"
+                       r"\.\.\. MAX_LOCKDEP|\.\.\. MAX_STACK|"
+                       r"\.\.\. MAX_LOCK_DEPTH|per task-struct memory")
+
+T0 = time.time()
+
+
+def log(stage, msg):
+    print("[%s %4.0fs] %s" % (stage, time.time() - T0, msg), flush=True)
+
+
+def qemu_cmd(a, append, icount):
+    base, console = QEMU[a.arch]
+    cmd = base + ["-smp", "2", "-m", "1024", "-nodefaults",
+                  "-display", "none", "-serial", "stdio", "-monitor", "none",
+                  "-no-reboot", "-kernel", a.kernel, "-initrd", a.initrd,
+                  "-append", "console=%s panic=-1 %s" % (console, append)]
+    if icount:
+        cmd += ["-icount", "shift=0,sleep=off"]
+    return cmd
+
+
+def boot(a, stage, guest_args, timeout, icount=False):
+    """Run one guest; return (console text, timed_out)."""
+    os.makedirs(RESULTS, exist_ok=True)
+    append = 'sleeptest.args="%s"' % guest_args
+    cmd = qemu_cmd(a, append, icount)
+    console_path = os.path.join(RESULTS, "console-%s-%s%s.log" %
+                                (a.variant, a.arch,
+                                 "-bench" if icount else ""))
+    log(stage, "booting: " + " ".join(cmd[:3]) + " ... (limit %ds)" % timeout)
+    lines = []
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    in_dmesg = False
+    with open(console_path, "w") as con:
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            lines.append(line)
+            con.write(line + "\n")
+            if line.startswith("SLEEPTEST-DMESG-"):
+                in_dmesg = line.endswith("BEGIN")
+            if not in_dmesg and re.match(r"^(not ok|ok) \d+ |^bench: ", line):
+                log(stage, line)
+    proc.wait()
+    timed_out = not timer.is_alive() and proc.returncode != 0
+    timer.cancel()
+    if proc.returncode and not timed_out:
+        log(stage, "qemu exited with status %d" % proc.returncode)
+    return "\n".join(lines), timed_out, console_path
+
+
+def block(text, begin, end):
+    m = re.search(r"^%s\n(.*?)^%s(.*)$" % (begin, end), text, re.S | re.M)
+    if not m:
+        return None, None
+    return m.group(1), m.group(2)
+
+
+def bad_log_lines(text):
+    bad = []
+    for line in text.splitlines():
+        if BAD_LOG.search(line) and not LOG_ALLOW.search(line):
+            bad.append(line.strip())
+    return bad
+
+
+def load_known(arch, variant):
+    """Known failures: 'CASE VARIANTS EXPECT REASON...' per line."""
+    path = os.path.join(ROOT, "selftests", "known-failures", arch)
+    known = {}
+    if not os.path.exists(path):
+        return known, path
+    for n, line in enumerate(open(path), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, 3)
+        if len(parts) < 4:
+            sys.exit("%s:%d: want 'CASE VARIANTS EXPECT REASON'" % (path, n))
+        case, variants, expect, reason = parts
+        if variants == "all" or variant in variants.split(","):
+            known[case] = (expect, reason)
+    return known, path
+
+
+def parse_ktap(out):
+    """Raw results: list of (name, ok, diag lines)."""
+    res = []
+    diag = []
+    for line in out.splitlines():
+        m = re.match(r"^(not ok|ok) \d+ (\S+)", line)
+        if m:
+            res.append((m.group(2), m.group(1) == "ok", diag))
+            diag = []
+        elif line.startswith("#"):
+            diag.append(line)
+    return res
+
+
+def expected_cases(a):
+    """Case names, from the test binary's own list (run on the host for
+    x86_64, or read from the guest output when it cannot run here)."""
+    listing = os.path.join(os.path.dirname(a.initrd), "cases.txt")
+    if os.path.exists(listing):
+        return [c for c in open(listing).read().split() if c]
+    return []
+
+
+def version_info(a):
+    sv = os.path.join(BUILD, a.variant, "source-version.txt")
+    src = open(sv).read().strip() if os.path.exists(sv) else "unknown"
+    q = subprocess.run([QEMU[a.arch][0][0], "--version"], capture_output=True,
+                       text=True).stdout.splitlines()
+    return src, q[0] if q else "qemu ?"
+
+
+def cmd_test(a):
+    stage = "vm %s-%s" % (a.variant, a.arch)
+    guest_args = "-t %s" % a.filter if a.filter else ""
+    text, timed_out, console_path = boot(a, stage, guest_args, a.timeout)
+    out, rest = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
+    dmesg, _ = block(text, "SLEEPTEST-DMESG-BEGIN", "SLEEPTEST-DMESG-END")
+    rc = None
+    if rest:
+        m = re.match(r"\s*rc=(\d+)", rest)
+        rc = int(m.group(1)) if m else None
+    known, known_path = load_known(a.arch, a.variant)
+    raw = parse_ktap(out or "")
+    names = [r[0] for r in raw]
+    want = [c for c in expected_cases(a)
+            if not a.filter or a.filter in c]
+    for c in want:
+        if c not in names:
+            raw.append((c, False, ["# did not run (guest output ended)"]))
+    results = []   # (name, status, directive, diag) status: pass/fail/xfail
+    for name, ok, diag in raw:
+        if name in known:
+            expect, reason = known[name]
+            if ok:
+                results.append((name, "fail", "known failure passed: remove"
+                                " it from %s" % os.path.relpath(known_path,
+                                                                ROOT), diag))
+            elif any(expect in d for d in diag):
+                results.append((name, "xfail", "TODO " + reason, diag))
+            else:
+                results.append((name, "fail", None, diag + [
+                    "# listed as a known failure with '%s', but failed "
+                    "otherwise" % expect]))
+        else:
+            results.append((name, "pass" if ok else "fail", None, diag))
+    # The run itself: the guest finished, and its kernel log is clean.
+    tail = text.splitlines()[-40:]
+    if timed_out or out is None:
+        why = "timed out after %ds" % a.timeout if timed_out else \
+            "guest stopped before printing its results"
+        results.append(("guest_completed", "fail", None,
+                        ["# " + why + "; console tail:"] +
+                        ["#   " + t for t in tail]))
+    else:
+        results.append(("guest_completed", "pass", None, []))
+    bad = bad_log_lines((dmesg or "") + "\n" + text)
+    results.append(("kernel_log_clean", "fail" if bad else "pass", None,
+                    ["# " + b for b in dict.fromkeys(bad)][:30]))
+    if out is not None and rc not in (0, 1):
+        results.append(("sleeptest_exit", "fail", None,
+                        ["# /sleeptest exited with %s" % rc]))
+
+    src, qv = version_info(a)
+    uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
+    path = os.path.join(RESULTS, "%s-%s.ktap" % (a.variant, a.arch))
+    with open(path, "w") as f:
+        f.write("KTAP version 1\n")
+        f.write("# sleepable-trampolines suite, variant %s, arch %s\n"
+                % (a.variant, a.arch))
+        f.write("# source: %s\n" % src)
+        f.write("# kernel: %s\n" % (uname.group(1) if uname else "?"))
+        f.write("# qemu: %s\n" % qv)
+        f.write("# date: %s\n" % datetime.datetime.utcnow().isoformat())
+        f.write("# console: %s\n" % os.path.relpath(console_path, ROOT))
+        f.write("1..%d\n" % len(results))
+        for i, (name, status, directive, diag) in enumerate(results, 1):
+            for d in diag:
+                f.write(d + "\n")
+            line = "%s %d %s" % ("ok" if status == "pass" else "not ok",
+                                 i, name)
+            if directive:
+                line += " # " + directive
+            f.write(line + "\n")
+    npass = sum(r[1] == "pass" for r in results)
+    nfail = sum(r[1] == "fail" for r in results)
+    nx = sum(r[1] == "xfail" for r in results)
+    for name, status, directive, diag in results:
+        if status == "fail":
+            log(stage, "FAIL %s%s" % (name, " (%s)" % directive
+                                      if directive else ""))
+            for d in diag[-45:]:
+                print("    " + d)
+        elif status == "xfail":
+            log(stage, "XFAIL %s: %s" % (name, directive[5:]))
+    log(stage, "%d passed, %d failed, %d skipped -> %s"
+        % (npass, nfail, nx, os.path.relpath(path, ROOT)))
+    return 1 if nfail else 0
+
+
+def cmd_bench(a):
+    stage = "bench %s-%s" % (a.variant, a.arch)
+    text, timed_out, console_path = boot(a, stage, "--bench %d" % a.iters,
+                                         a.timeout, icount=True)
+    out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
+    if timed_out or out is None:
+        print("\n".join(text.splitlines()[-40:]))
+        log(stage, "bench guest did not finish (console: %s)" % console_path)
+        return 1
+    rows = {}
+    for m in re.finditer(r"^bench: mode=(\S+) (.*)$", out, re.M):
+        kv = dict(x.split("=", 1) for x in m.group(2).split()
+                  if "=" in x)
+        err = re.search(r"error=(.*)$", m.group(2))
+        rows[m.group(1)] = {"err": err.group(1) if err else None, **kv}
+    bad = bad_log_lines(text)
+    path = os.path.join(RESULTS, "bench-%s-%s.txt" % (a.variant, a.arch))
+    src, qv = version_info(a)
+    lines = ["# bench: getpgid loop, %s %s, %s, %s" % (a.variant, a.arch,
+                                                       src, qv),
+             "# QEMU -icount shift=0,sleep=off: 1 guest ns = 1 instruction",
+             "%-10s %14s %16s %10s  %s" % ("program", "ops/guest-s",
+                                           "overhead ns/call", "vs base",
+                                           "notes")]
+    base = rows.get("base")
+    base_ns = float(base["ns"]) / float(base["iters"]) if base and \
+        not base["err"] else None
+    for mode in ("base", "fentry", "fentry.s", "fexit", "fmod_ret",
+                 "kprobe"):
+        r = rows.get(mode)
+        if not r:
+            lines.append("%-10s %14s %16s %10s  %s" % (mode, "-", "-", "-",
+                                                       "no result"))
+            continue
+        if r["err"]:
+            lines.append("%-10s %14s %16s %10s  %s" % (
+                mode, "-", "-", "-", "could not attach: " + r["err"]))
+            continue
+        per = float(r["ns"]) / float(r["iters"])
+        ops = 1e9 / per
+        note = ""
+        if mode != "base" and int(r["hits"]) < int(r["iters"]):
+            note = "program ran %s times for %s calls" % (r["hits"],
+                                                         r["iters"])
+        over = "%.1f" % (per - base_ns) if base_ns else "-"
+        rel = "%.2fx" % (per / base_ns) if base_ns else "-"
+        lines.append("%-10s %14.0f %16s %10s  %s" % (mode, ops, over, rel,
+                                                     note))
+    if bad:
+        lines.append("# kernel log not clean: " + bad[0])
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    log(stage, "saved " + os.path.relpath(path, ROOT))
+    return 1 if bad else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("cmd", choices=["test", "bench"])
+    p.add_argument("--arch", required=True, choices=sorted(QEMU))
+    p.add_argument("--variant", required=True)
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--initrd", required=True)
+    p.add_argument("--filter", default="")
+    p.add_argument("--iters", type=int, default=20000)
+    p.add_argument("--timeout", type=int, default=300)
+    a = p.parse_args()
+    sys.exit(cmd_test(a) if a.cmd == "test" else cmd_bench(a))
+
+
+if __name__ == "__main__":
+    main()

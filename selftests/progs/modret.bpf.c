@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Case c: fexit.s sees the arguments and the return value of getpgid;
+ * fmod_ret.s replaces the return value of getsid for one magic argument.
+ */
+#include "common.h"
+
+char _license[] SEC("license") = "GPL";
+
+int monitored_pid;
+long magic_arg;
+long forced_ret;
+
+long fexit_arg = -1;
+long fexit_ret = -1;
+int fexit_calls;
+int modret_calls;
+
+SEC("fexit.s")
+int BPF_PROG(getpgid_exit, struct pt_regs *regs, long ret)
+{
+	if (!from_test(monitored_pid))
+		return 0;
+	fexit_arg = PT_REGS_PARM1_CORE(regs);
+	fexit_ret = ret;
+	fexit_calls++;
+	return 0;
+}
+
+SEC("fmod_ret.s")
+int BPF_PROG(getsid_modret, struct pt_regs *regs, long ret)
+{
+	if (!from_test(monitored_pid) || PT_REGS_PARM1_CORE(regs) != magic_arg)
+		return 0;
+	modret_calls++;
+	return forced_ret;
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Case d: a sleepable and a non-sleepable fentry program, and a fexit
+ * program, on the same function.  Each records when it ran.
+ */
+#include "common.h"
+
+char _license[] SEC("license") = "GPL";
+
+int monitored_pid;
+int clock;
+int seen_sleepable = -1;
+int seen_normal = -1;
+int seen_exit = -1;
+
+SEC("fentry.s")
+int BPF_PROG(entry_sleepable, struct pt_regs *regs)
+{
+	if (from_test(monitored_pid))
+		seen_sleepable = __sync_fetch_and_add(&clock, 1);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(entry_normal, struct pt_regs *regs)
+{
+	if (from_test(monitored_pid))
+		seen_normal = __sync_fetch_and_add(&clock, 1);
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(exit_normal, struct pt_regs *regs, long ret)
+{
+	if (from_test(monitored_pid))
+		seen_exit = __sync_fetch_and_add(&clock, 1);
+	return 0;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Case g: every ".s" section name must make libbpf load the program with
+ * BPF_F_SLEEPABLE.  Each program calls bpf_copy_from_user(), which the 6.1
+ * verifier accepts only in a sleepable program, so a successful load shows
+ * the kernel received the flag.
+ */
+#include "common.h"
+
+char _license[] SEC("license") = "GPL";
+
+char buf[8];
+
+SEC("fentry.s")
+int BPF_PROG(sec_fentry_s, struct pt_regs *regs)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("fexit.s")
+int BPF_PROG(sec_fexit_s, struct pt_regs *regs, long ret)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("fmod_ret.s")
+int BPF_PROG(sec_fmod_ret_s, struct pt_regs *regs, long ret)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("lsm.s/bprm_committed_creds")
+int BPF_PROG(sec_lsm_s, struct linux_binprm *bprm)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)bprm->p);
+	return 0;
+}

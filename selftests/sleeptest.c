@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The seeds' sleepable-program suite, run inside the test guest.
+ *
+ * Prints KTAP on stdout.  Every case is independent: it opens, loads and
+ * destroys its own skeleton.  Expected failures are not decided here; the
+ * host applies selftests/known-failures/<arch> to the raw results, so this
+ * program reports exactly what happened, with the error that caused it.
+ *
+ * Usage: sleeptest [-l] [-t SUBSTRING] | sleeptest --bench ITERATIONS
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lsm_exec.skel.h"
+#include "copy_user.skel.h"
+#include "modret.skel.h"
+#include "order.skel.h"
+#include "rejects.skel.h"
+#include "sections.skel.h"
+#include "bench.skel.h"
+
+#if defined(__x86_64__)
+#define SYSCALL_PREFIX "__x64_sys_"
+#elif defined(__aarch64__)
+#define SYSCALL_PREFIX "__arm64_sys_"
+#else
+#error "add this architecture's syscall wrapper prefix"
+#endif
+
+#define EXEC_PROBE_ARGV0 "sleeptest-exec"
+#define UFFD_DELAY_MS 200
+
+/* libbpf's messages for the current case, shown when it fails. */
+static char libbpf_log[16384];
+static size_t libbpf_log_len;
+static int case_failed;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	n = vsnprintf(libbpf_log + libbpf_log_len,
+		      sizeof(libbpf_log) - libbpf_log_len, fmt, ap);
+	if (n > 0) {
+		libbpf_log_len += n;
+		if (libbpf_log_len >= sizeof(libbpf_log))
+			libbpf_log_len = sizeof(libbpf_log) - 1;
+	}
+	return 0;
+}
+
+/* Diagnostic lines go out as KTAP comments before the result line. */
+static void diag(const char *fmt, ...)
+{
+	char buf[1024], *line, *save;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("# %s\n", line);
+}
+
+#define CHECK(cond, fmt, ...) ({					\
+	int __ok = !!(cond);						\
+	if (!__ok) {							\
+		diag("%s:%d: check '%s' failed: " fmt, __func__,	\
+		     __LINE__, #cond, ##__VA_ARGS__);			\
+		case_failed = 1;					\
+	}								\
+	__ok;								\
+})
+
+/* A negative libbpf/kernel error, printed so known-failure lists can match. */
+#define CHECK_ERR(err, what) ({						\
+	int __e = (err);						\
+	if (__e) {							\
+		diag("%s: %s failed: %d (%s)", __func__, what, __e,	\
+		     strerror(-__e));					\
+		case_failed = 1;					\
+	}								\
+	!__e;								\
+})
+
+static char *sys_fn(const char *name)
+{
+	static char buf[8][64];
+	static int slot;
+	char *s = buf[slot++ % 8];
+
+	snprintf(s, 64, SYSCALL_PREFIX "%s", name);
+	return s;
+}
+
+static int attach_prog(struct bpf_program *prog, struct bpf_link **link)
+{
+	*link = bpf_program__attach(prog);
+	if (!*link)
+		return -errno;
+	return 0;
+}
+
+/* a: lsm.s on an exec hook, bpf_copy_from_user() and three map kinds. */
+static void test_lsm_s_exec_maps(void)
+{
+	struct lsm_exec *skel;
+	__u32 key = 0;
+	__u64 zero = 0, val;
+	int status = -1;
+	pid_t child;
+
+	skel = lsm_exec__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	if (!CHECK_ERR(lsm_exec__load(skel), "load"))
+		goto out;
+	CHECK_ERR(bpf_map__update_elem(skel->maps.hash, &key, sizeof(key),
+				       &zero, sizeof(zero), BPF_ANY),
+		  "hash insert");
+	CHECK_ERR(bpf_map__update_elem(skel->maps.lru_hash, &key, sizeof(key),
+				       &zero, sizeof(zero), BPF_ANY),
+		  "lru insert");
+	if (!CHECK_ERR(lsm_exec__attach(skel), "attach"))
+		goto out;
+
+	child = fork();
+	if (child == 0) {
+		execl("/proc/self/exe", EXEC_PROBE_ARGV0, "--exit", NULL);
+		_exit(127);
+	}
+	CHECK(child > 0, "fork: %s", strerror(errno));
+	waitpid(child, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "exec'd child status %#x", status);
+	CHECK(skel->bss->exec_count == 1, "exec_count %d",
+	      skel->bss->exec_count);
+	CHECK(skel->bss->copy_ret == 0, "bpf_copy_from_user %ld",
+	      skel->bss->copy_ret);
+	skel->bss->argv0[sizeof(skel->bss->argv0) - 1] = 0;
+	CHECK(!strcmp(skel->bss->argv0, EXEC_PROBE_ARGV0),
+	      "argv[0] seen by the program: '%s'", skel->bss->argv0);
+	val = ~0ULL;
+	bpf_map__lookup_elem(skel->maps.array, &key, sizeof(key), &val,
+			     sizeof(val), 0);
+	CHECK(val == 1, "array value %llu", (unsigned long long)val);
+	val = ~0ULL;
+	bpf_map__lookup_elem(skel->maps.hash, &key, sizeof(key), &val,
+			     sizeof(val), 0);
+	CHECK(val == 1, "hash value %llu", (unsigned long long)val);
+	val = ~0ULL;
+	bpf_map__lookup_elem(skel->maps.lru_hash, &key, sizeof(key), &val,
+			     sizeof(val), 0);
+	CHECK(val == 1, "lru_hash value %llu", (unsigned long long)val);
+out:
+	lsm_exec__destroy(skel);
+}
+
+static struct copy_user *copy_user_open_attach(void)
+{
+	struct copy_user *skel = copy_user__open();
+
+	if (!CHECK(skel, "open failed"))
+		return NULL;
+	skel->bss->monitored_pid = getpid();
+	bpf_program__set_attach_target(skel->progs.copy_from_arg, 0,
+				       sys_fn("setdomainname"));
+	if (!CHECK_ERR(copy_user__load(skel), "load") ||
+	    !CHECK_ERR(copy_user__attach(skel), "attach")) {
+		copy_user__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* b: valid pointer -> 0 and the data; NULL and ~0 -> -EFAULT, zeroed. */
+static void test_fentry_s_copy_from_user(void)
+{
+	__u64 value = 0x1122334455667788ULL;
+	struct copy_user *skel;
+	struct copy_result *r;
+	long ret;
+
+	skel = copy_user_open_attach();
+	if (!skel)
+		return;
+	ret = syscall(__NR_setdomainname, &value, -1L);
+	CHECK(ret == -1 && errno == EINVAL, "setdomainname %ld errno %d",
+	      ret, errno);
+	syscall(__NR_setdomainname, NULL, -2L);
+	syscall(__NR_setdomainname, ~0UL, -3L);
+
+	r = &skel->bss->results[1];
+	CHECK(r->calls == 1 && r->ret == 0 && r->value == value,
+	      "valid pointer: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      (unsigned long long)r->value);
+	r = &skel->bss->results[2];
+	CHECK(r->calls == 1 && r->ret == -EFAULT && r->value == 0,
+	      "NULL: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      (unsigned long long)r->value);
+	r = &skel->bss->results[3];
+	CHECK(r->calls == 1 && r->ret == -EFAULT && r->value == 0,
+	      "~0: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      (unsigned long long)r->value);
+	copy_user__destroy(skel);
+}
+
+/* c1: fexit.s sees the argument and the return value. */
+static void test_fexit_s_args_ret(void)
+{
+	struct modret *skel;
+	long pgid;
+
+	skel = modret__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	bpf_program__set_attach_target(skel->progs.getpgid_exit, 0,
+				       sys_fn("getpgid"));
+	bpf_program__set_autoload(skel->progs.getsid_modret, false);
+	if (!CHECK_ERR(modret__load(skel), "load"))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.getpgid_exit,
+				   &skel->links.getpgid_exit), "attach"))
+		goto out;
+	pgid = syscall(__NR_getpgid, getpid());
+	CHECK(pgid > 0, "getpgid %ld", pgid);
+	CHECK(skel->bss->fexit_calls == 1, "calls %d", skel->bss->fexit_calls);
+	CHECK(skel->bss->fexit_arg == getpid(), "argument %ld, pid %d",
+	      skel->bss->fexit_arg, getpid());
+	CHECK(skel->bss->fexit_ret == pgid, "return %ld, caller saw %ld",
+	      skel->bss->fexit_ret, pgid);
+out:
+	modret__destroy(skel);
+}
+
+/* c2: fmod_ret.s replaces the return value the caller sees. */
+static void test_fmod_ret_s_override(void)
+{
+	const long magic = 999999, forced = 4242;
+	struct modret *skel;
+	long ret, sid;
+
+	skel = modret__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	skel->bss->magic_arg = magic;
+	skel->bss->forced_ret = forced;
+	bpf_program__set_attach_target(skel->progs.getsid_modret, 0,
+				       sys_fn("getsid"));
+	bpf_program__set_autoload(skel->progs.getpgid_exit, false);
+	if (!CHECK_ERR(modret__load(skel), "load"))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.getsid_modret,
+				   &skel->links.getsid_modret), "attach"))
+		goto out;
+	ret = syscall(__NR_getsid, magic);
+	CHECK(ret == forced, "getsid(%ld) returned %ld, want %ld", magic, ret,
+	      forced);
+	sid = syscall(__NR_getsid, 0);
+	CHECK(sid == getsid(0) && sid >= 0, "getsid(0) returned %ld", sid);
+	CHECK(skel->bss->modret_calls == 1, "calls %d",
+	      skel->bss->modret_calls);
+out:
+	modret__destroy(skel);
+}
+
+/* d: sleepable and normal programs on one function, in a defined order:
+ * programs of one kind run newest attachment first, fexit after both.
+ */
+static void test_sleepable_and_normal_order(void)
+{
+	struct order *skel;
+	const char *fn = sys_fn("getppid");
+
+	skel = order__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	bpf_program__set_attach_target(skel->progs.entry_sleepable, 0, fn);
+	bpf_program__set_attach_target(skel->progs.entry_normal, 0, fn);
+	bpf_program__set_attach_target(skel->progs.exit_normal, 0, fn);
+	if (!CHECK_ERR(order__load(skel), "load"))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.entry_sleepable,
+				   &skel->links.entry_sleepable),
+		       "attach fentry.s") ||
+	    !CHECK_ERR(attach_prog(skel->progs.entry_normal,
+				   &skel->links.entry_normal),
+		       "attach fentry") ||
+	    !CHECK_ERR(attach_prog(skel->progs.exit_normal,
+				   &skel->links.exit_normal),
+		       "attach fexit"))
+		goto out;
+	syscall(__NR_getppid);
+	CHECK(skel->bss->clock == 3, "%d programs ran, want 3",
+	      skel->bss->clock);
+	CHECK(skel->bss->seen_normal == 0 && skel->bss->seen_sleepable == 1 &&
+	      skel->bss->seen_exit == 2,
+	      "order: fentry %d, fentry.s %d, fexit %d; want 0, 1, 2",
+	      skel->bss->seen_normal, skel->bss->seen_sleepable,
+	      skel->bss->seen_exit);
+out:
+	order__destroy(skel);
+}
+
+struct uffd_server {
+	int uffd;
+	long page_size;
+	__u64 value;
+	int faults;
+	int error;
+};
+
+/* Hold the fault back for UFFD_DELAY_MS, then supply the page. */
+static void *uffd_serve(void *arg)
+{
+	struct uffd_server *s = arg;
+	struct pollfd pfd = { .fd = s->uffd, .events = POLLIN };
+	struct timespec delay = { 0, UFFD_DELAY_MS * 1000000L };
+	struct uffdio_copy copy = {};
+	struct uffd_msg msg;
+	char *src;
+
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(s->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT) {
+		s->error = errno ? errno : EIO;
+		return NULL;
+	}
+	s->faults++;
+	nanosleep(&delay, NULL);
+	src = aligned_alloc(s->page_size, s->page_size);
+	memset(src, 0, s->page_size);
+	memcpy(src + 64, &s->value, sizeof(s->value));
+	copy.dst = msg.arg.pagefault.address & ~(s->page_size - 1);
+	copy.src = (unsigned long)src;
+	copy.len = s->page_size;
+	if (ioctl(s->uffd, UFFDIO_COPY, &copy))
+		s->error = errno;
+	free(src);
+	return NULL;
+}
+
+/* e: bpf_copy_from_user() on a page that is not resident: it must sleep
+ * until userfaultfd supplies the page, then return the right bytes.
+ */
+static void test_sleepable_copy_nonresident(void)
+{
+	struct uffd_server srv = { .value = 0xfeedface12345678ULL };
+	struct uffdio_register reg = {};
+	struct uffdio_api api = { .api = UFFD_API };
+	struct copy_user *skel = NULL;
+	struct copy_result *r;
+	pthread_t thread;
+	char *page;
+
+	srv.page_size = sysconf(_SC_PAGESIZE);
+	page = mmap(NULL, srv.page_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK(page != MAP_FAILED, "mmap: %s", strerror(errno)))
+		return;
+	srv.uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (!CHECK(srv.uffd >= 0, "userfaultfd: %s", strerror(errno)))
+		goto out_unmap;
+	reg.range.start = (unsigned long)page;
+	reg.range.len = srv.page_size;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (!CHECK(!ioctl(srv.uffd, UFFDIO_API, &api), "UFFDIO_API: %s",
+		   strerror(errno)) ||
+	    !CHECK(!ioctl(srv.uffd, UFFDIO_REGISTER, &reg),
+		   "UFFDIO_REGISTER: %s", strerror(errno)))
+		goto out_close;
+
+	skel = copy_user_open_attach();
+	if (!skel)
+		goto out_close;
+	pthread_create(&thread, NULL, uffd_serve, &srv);
+	syscall(__NR_setdomainname, page + 64, -4L);
+	pthread_join(thread, NULL);
+
+	r = &skel->bss->results[4];
+	CHECK(srv.error == 0, "userfaultfd server: %s", strerror(srv.error));
+	CHECK(srv.faults == 1, "%d faults served, want 1", srv.faults);
+	CHECK(r->calls == 1 && r->ret == 0 && r->value == srv.value,
+	      "calls %d ret %ld value %#llx", r->calls, r->ret,
+	      (unsigned long long)r->value);
+	CHECK(r->ns >= UFFD_DELAY_MS * 1000000ULL,
+	      "copy took %llu ns, the fault was held %d ms",
+	      (unsigned long long)r->ns, UFFD_DELAY_MS);
+	copy_user__destroy(skel);
+out_close:
+	close(srv.uffd);
+out_unmap:
+	munmap(page, srv.page_size);
+}
+
+/*
+ * f: load one program of rejects.bpf.c alone.  want_msg NULL means it must
+ * load; otherwise it must be refused with that verifier message.
+ */
+static void load_one_reject(const char *name, const char *target,
+			    __u32 extra_flags, const char *want_msg)
+{
+	static char vlog[65536];
+	struct bpf_program *p, *prog = NULL;
+	struct rejects *skel;
+	int err;
+
+	skel = rejects__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj) {
+		if (strcmp(bpf_program__name(p), name)) {
+			bpf_program__set_autoload(p, false);
+			continue;
+		}
+		prog = p;
+	}
+	if (!CHECK(prog, "no program %s", name))
+		goto out;
+	if (target)
+		bpf_program__set_attach_target(prog, 0, target);
+	if (extra_flags)
+		bpf_program__set_flags(prog, bpf_program__flags(prog) |
+					     extra_flags);
+	vlog[0] = 0;
+	if (want_msg) {
+		bpf_program__set_log_buf(prog, vlog, sizeof(vlog));
+		bpf_program__set_log_level(prog, 1);
+	}
+	err = rejects__load(skel);
+	if (!want_msg) {
+		CHECK_ERR(err, "load");
+		goto out;
+	}
+	if (!CHECK(err, "%s loaded, the verifier should refuse it", name))
+		goto out;
+	if (!CHECK(strstr(vlog, want_msg), "want verifier message '%s'",
+		   want_msg)) {
+		size_t len = strlen(vlog);
+
+		diag("verifier log tail: %s", len > 400 ? vlog + len - 400 :
+		     vlog);
+	}
+out:
+	rejects__destroy(skel);
+}
+
+static void test_reject_lsm_s_task_free(void)
+{
+	load_one_reject("lsm_s_task_free", NULL, 0,
+			"bpf_lsm_task_free is not sleepable");
+}
+
+static void test_reject_fentry_s_not_injectable(void)
+{
+	load_one_reject("fentry_s_vfs_read", NULL, 0,
+			"vfs_read is not sleepable");
+}
+
+static void test_reject_sleepable_socket_filter(void)
+{
+	load_one_reject("socket_filter", NULL, BPF_F_SLEEPABLE,
+			"can be sleepable");
+}
+
+static void test_reject_copy_from_user_nonsleepable(void)
+{
+	load_one_reject("copy_in_nonsleepable", sys_fn("setdomainname"), 0,
+			"helper call might sleep in a non-sleepable prog");
+}
+
+static void test_reject_sleepable_lpm_trie(void)
+{
+	load_one_reject("sleepable_uses_trie", sys_fn("setdomainname"), 0,
+			"Sleepable programs can only use array, hash, and ringbuf maps");
+}
+
+static void test_sleepable_allowed_maps_load(void)
+{
+	load_one_reject("sleepable_allowed_maps", sys_fn("setdomainname"), 0,
+			NULL);
+}
+
+/* g: ".s" sections set BPF_F_SLEEPABLE, and the kernel acts on it. */
+static void test_section_names_sleepable(void)
+{
+	struct sections *skel;
+	struct bpf_program *p;
+	int n = 0;
+
+	skel = sections__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj) {
+		CHECK(bpf_program__flags(p) & BPF_F_SLEEPABLE,
+		      "%s (SEC %s) lacks BPF_F_SLEEPABLE", bpf_program__name(p),
+		      bpf_program__section_name(p));
+		if (strncmp(bpf_program__section_name(p), "lsm", 3))
+			bpf_program__set_attach_target(p, 0,
+						       sys_fn("setdomainname"));
+		n++;
+	}
+	CHECK(n == 4, "%d programs, want 4", n);
+	/* Each calls bpf_copy_from_user(): the kernel accepts that only
+	 * from a program it loaded as sleepable.
+	 */
+	CHECK_ERR(sections__load(skel), "load of the .s programs");
+	sections__destroy(skel);
+
+	/* The same programs without the flag must be refused, which shows
+	 * the load above succeeded because of it.
+	 */
+	skel = sections__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj) {
+		bpf_program__set_flags(p, bpf_program__flags(p) &
+					  ~BPF_F_SLEEPABLE);
+		if (strncmp(bpf_program__section_name(p), "lsm", 3))
+			bpf_program__set_attach_target(p, 0,
+						       sys_fn("setdomainname"));
+	}
+	CHECK(sections__load(skel), "loaded without BPF_F_SLEEPABLE");
+	sections__destroy(skel);
+}
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct test_case cases[] = {
+	{ "lsm_s_exec_maps", test_lsm_s_exec_maps },
+	{ "fentry_s_copy_from_user", test_fentry_s_copy_from_user },
+	{ "fexit_s_args_ret", test_fexit_s_args_ret },
+	{ "fmod_ret_s_override", test_fmod_ret_s_override },
+	{ "sleepable_and_normal_order", test_sleepable_and_normal_order },
+	{ "sleepable_copy_nonresident", test_sleepable_copy_nonresident },
+	{ "reject_lsm_s_task_free", test_reject_lsm_s_task_free },
+	{ "reject_fentry_s_not_injectable",
+	  test_reject_fentry_s_not_injectable },
+	{ "reject_sleepable_socket_filter",
+	  test_reject_sleepable_socket_filter },
+	{ "reject_copy_from_user_nonsleepable",
+	  test_reject_copy_from_user_nonsleepable },
+	{ "reject_sleepable_lpm_trie", test_reject_sleepable_lpm_trie },
+	{ "sleepable_allowed_maps_load", test_sleepable_allowed_maps_load },
+	{ "section_names_sleepable", test_section_names_sleepable },
+};
+
+#define NR_CASES (sizeof(cases) / sizeof(cases[0]))
+
+static int selected(const char *name, const char *filter)
+{
+	return !filter || !*filter || strstr(name, filter);
+}
+
+static int run_cases(const char *filter)
+{
+	unsigned int i, n = 0, num = 0, failed = 0;
+
+	for (i = 0; i < NR_CASES; i++)
+		n += selected(cases[i].name, filter);
+	printf("KTAP version 1\n1..%u\n", n);
+	fflush(stdout);
+	for (i = 0; i < NR_CASES; i++) {
+		if (!selected(cases[i].name, filter))
+			continue;
+		case_failed = 0;
+		libbpf_log_len = 0;
+		libbpf_log[0] = 0;
+		cases[i].fn();
+		if (case_failed && libbpf_log_len)
+			diag("libbpf: %s", libbpf_log);
+		printf("%sok %u %s\n", case_failed ? "not " : "", ++num,
+		       cases[i].name);
+		fflush(stdout);
+		failed += case_failed;
+	}
+	return failed ? 1 : 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* The seeds' trig-* idea: getpgid in a loop under each kind of program. */
+static int run_bench(long iters)
+{
+	static const char *const modes[] = {
+		"base", "fentry", "fentry.s", "fexit", "fmod_ret", "kprobe",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct bpf_program *prog = NULL;
+		struct bpf_link *link = NULL;
+		struct bench *skel;
+		double t0, t1;
+		long k;
+		int err = 0;
+
+		skel = bench__open();
+		if (!skel) {
+			printf("bench: mode=%s error=open\n", modes[i]);
+			continue;
+		}
+		bpf_object__for_each_program(prog, skel->obj)
+			if (strncmp(bpf_program__section_name(prog), "kprobe", 6))
+				bpf_program__set_attach_target(prog, 0,
+							       sys_fn("getpgid"));
+		err = bench__load(skel);
+		if (!err) {
+			prog = NULL;
+			if (!strcmp(modes[i], "fentry"))
+				prog = skel->progs.bench_fentry;
+			else if (!strcmp(modes[i], "fentry.s"))
+				prog = skel->progs.bench_fentry_s;
+			else if (!strcmp(modes[i], "fexit"))
+				prog = skel->progs.bench_fexit;
+			else if (!strcmp(modes[i], "fmod_ret"))
+				prog = skel->progs.bench_fmod_ret;
+			if (prog)
+				link = bpf_program__attach(prog);
+			else if (!strcmp(modes[i], "kprobe"))
+				link = bpf_program__attach_kprobe(
+					skel->progs.bench_kprobe, false,
+					sys_fn("getpgid"));
+			if ((prog || !strcmp(modes[i], "kprobe")) && !link)
+				err = -errno;
+		}
+		if (err) {
+			printf("bench: mode=%s error=%d (%s)\n", modes[i], err,
+			       strerror(-err));
+			bench__destroy(skel);
+			continue;
+		}
+		for (k = 0; k < iters / 10; k++)	/* warm up */
+			syscall(__NR_getpgid, 0);
+		skel->bss->hits = 0;
+		t0 = now_ns();
+		for (k = 0; k < iters; k++)
+			syscall(__NR_getpgid, 0);
+		t1 = now_ns();
+		printf("bench: mode=%s iters=%ld ns=%.0f hits=%ld\n", modes[i],
+		       iters, t1 - t0, skel->bss->hits);
+		fflush(stdout);
+		bpf_link__destroy(link);
+		bench__destroy(skel);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *filter = NULL;
+	unsigned int i;
+	int opt;
+
+	/* The exec probe of test_lsm_s_exec_maps. */
+	if (argc == 2 && !strcmp(argv[1], "--exit"))
+		return 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(libbpf_print);
+	if (argc == 3 && !strcmp(argv[1], "--bench"))
+		return run_bench(atol(argv[2]));
+	while ((opt = getopt(argc, argv, "lt:")) != -1) {
+		switch (opt) {
+		case 'l':
+			for (i = 0; i < NR_CASES; i++)
+				printf("%s\n", cases[i].name);
+			return 0;
+		case 't':
+			filter = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-l] [-t SUBSTRING] | "
+				"--bench ITERATIONS\n", argv[0]);
+			return 2;
+		}
+	}
+	return run_cases(filter);
+}
