@@ -26,9 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "progs/copy_user.h"
 #include "lsm_exec.skel.h"
 #include "copy_user.skel.h"
 #include "modret.skel.h"
@@ -158,8 +160,8 @@ static void test_lsm_s_exec_maps(void)
 	      "exec'd child status %#x", status);
 	CHECK(skel->bss->exec_count == 1, "exec_count %d",
 	      skel->bss->exec_count);
-	CHECK(skel->bss->copy_ret == 0, "bpf_copy_from_user %ld",
-	      skel->bss->copy_ret);
+	CHECK(skel->data->copy_ret == 0, "bpf_copy_from_user %ld",
+	      skel->data->copy_ret);
 	skel->bss->argv0[sizeof(skel->bss->argv0) - 1] = 0;
 	CHECK(!strcmp(skel->bss->argv0, EXEC_PROBE_ARGV0),
 	      "argv[0] seen by the program: '%s'", skel->bss->argv0);
@@ -215,15 +217,15 @@ static void test_fentry_s_copy_from_user(void)
 
 	r = &skel->bss->results[1];
 	CHECK(r->calls == 1 && r->ret == 0 && r->value == value,
-	      "valid pointer: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      "valid pointer: calls %d ret %lld value %#llx", r->calls, r->ret,
 	      (unsigned long long)r->value);
 	r = &skel->bss->results[2];
 	CHECK(r->calls == 1 && r->ret == -EFAULT && r->value == 0,
-	      "NULL: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      "NULL: calls %d ret %lld value %#llx", r->calls, r->ret,
 	      (unsigned long long)r->value);
 	r = &skel->bss->results[3];
 	CHECK(r->calls == 1 && r->ret == -EFAULT && r->value == 0,
-	      "~0: calls %d ret %ld value %#llx", r->calls, r->ret,
+	      "~0: calls %d ret %lld value %#llx", r->calls, r->ret,
 	      (unsigned long long)r->value);
 	copy_user__destroy(skel);
 }
@@ -246,13 +248,15 @@ static void test_fexit_s_args_ret(void)
 	if (!CHECK_ERR(attach_prog(skel->progs.getpgid_exit,
 				   &skel->links.getpgid_exit), "attach"))
 		goto out;
+	/* Lead our own process group so getpgid() has a non-zero answer. */
+	setpgid(0, 0);
 	pgid = syscall(__NR_getpgid, getpid());
-	CHECK(pgid > 0, "getpgid %ld", pgid);
+	CHECK(pgid == getpid(), "getpgid %ld, pid %d", pgid, getpid());
 	CHECK(skel->bss->fexit_calls == 1, "calls %d", skel->bss->fexit_calls);
-	CHECK(skel->bss->fexit_arg == getpid(), "argument %ld, pid %d",
-	      skel->bss->fexit_arg, getpid());
-	CHECK(skel->bss->fexit_ret == pgid, "return %ld, caller saw %ld",
-	      skel->bss->fexit_ret, pgid);
+	CHECK(skel->data->fexit_arg == getpid(), "argument %ld, pid %d",
+	      skel->data->fexit_arg, getpid());
+	CHECK(skel->data->fexit_ret == pgid, "return %ld, caller saw %ld",
+	      skel->data->fexit_ret, pgid);
 out:
 	modret__destroy(skel);
 }
@@ -295,7 +299,7 @@ out:
 static void test_sleepable_and_normal_order(void)
 {
 	struct order *skel;
-	const char *fn = sys_fn("getppid");
+	const char *fn = sys_fn("getsid");
 
 	skel = order__open();
 	if (!CHECK(skel, "open failed"))
@@ -316,14 +320,14 @@ static void test_sleepable_and_normal_order(void)
 				   &skel->links.exit_normal),
 		       "attach fexit"))
 		goto out;
-	syscall(__NR_getppid);
+	syscall(__NR_getsid, 0);
 	CHECK(skel->bss->clock == 3, "%d programs ran, want 3",
 	      skel->bss->clock);
-	CHECK(skel->bss->seen_normal == 0 && skel->bss->seen_sleepable == 1 &&
-	      skel->bss->seen_exit == 2,
+	CHECK(skel->data->seen_normal == 0 && skel->data->seen_sleepable == 1 &&
+	      skel->data->seen_exit == 2,
 	      "order: fentry %d, fentry.s %d, fexit %d; want 0, 1, 2",
-	      skel->bss->seen_normal, skel->bss->seen_sleepable,
-	      skel->bss->seen_exit);
+	      skel->data->seen_normal, skel->data->seen_sleepable,
+	      skel->data->seen_exit);
 out:
 	order__destroy(skel);
 }
@@ -407,7 +411,7 @@ static void test_sleepable_copy_nonresident(void)
 	CHECK(srv.error == 0, "userfaultfd server: %s", strerror(srv.error));
 	CHECK(srv.faults == 1, "%d faults served, want 1", srv.faults);
 	CHECK(r->calls == 1 && r->ret == 0 && r->value == srv.value,
-	      "calls %d ret %ld value %#llx", r->calls, r->ret,
+	      "calls %d ret %lld value %#llx", r->calls, r->ret,
 	      (unsigned long long)r->value);
 	CHECK(r->ns >= UFFD_DELAY_MS * 1000000ULL,
 	      "copy took %llu ns, the fault was held %d ms",
@@ -507,47 +511,135 @@ static void test_sleepable_allowed_maps_load(void)
 			NULL);
 }
 
-/* g: ".s" sections set BPF_F_SLEEPABLE, and the kernel acts on it. */
+/*
+ * Every BPF_PROG_LOAD libbpf sends, with the flags it sent: the test
+ * program is linked with --wrap=syscall, which routes libbpf's bpf()
+ * calls through here.
+ */
+struct prog_load_record {
+	char name[BPF_OBJ_NAME_LEN];
+	__u32 flags;
+	int ret;
+};
+
+static struct prog_load_record prog_loads[64];
+static int nr_prog_loads;
+
+long __real_syscall(long nr, ...);
+
+long __wrap_syscall(long nr, ...)
+{
+	struct prog_load_record *rec;
+	union bpf_attr *attr;
+	long a[6], ret;
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	ret = __real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr != __NR_bpf || a[0] != BPF_PROG_LOAD ||
+	    nr_prog_loads >= (int)(sizeof(prog_loads) / sizeof(prog_loads[0])))
+		return ret;
+	attr = (union bpf_attr *)a[1];
+	rec = &prog_loads[nr_prog_loads++];
+	memcpy(rec->name, attr->prog_name, sizeof(rec->name));
+	rec->name[sizeof(rec->name) - 1] = 0;
+	rec->flags = attr->prog_flags;
+	rec->ret = ret < 0 ? -errno : (int)ret;
+	return ret;
+}
+
+/* The last load libbpf sent for a program, or NULL. */
+static struct prog_load_record *last_load(const char *name)
+{
+	int i;
+
+	for (i = nr_prog_loads - 1; i >= 0; i--)
+		if (!strncmp(prog_loads[i].name, name,
+			     sizeof(prog_loads[i].name) - 1))
+			return &prog_loads[i];
+	return NULL;
+}
+
+static void sections_set_targets(struct sections *skel, const char *only)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, skel->obj) {
+		if (only && strcmp(bpf_program__name(p), only))
+			bpf_program__set_autoload(p, false);
+		else if (!only && !strncmp(bpf_program__name(p), "twin_", 5))
+			bpf_program__set_autoload(p, false);
+		if (strncmp(bpf_program__section_name(p), "lsm", 3))
+			bpf_program__set_attach_target(p, 0,
+						       sys_fn("setdomainname"));
+	}
+}
+
+/*
+ * g: the ".s" section names make libbpf send BPF_F_SLEEPABLE, and the
+ * kernel acts on it: each program calls bpf_copy_from_user(), which the
+ * 6.1 verifier accepts only from a sleepable program.  The same bodies
+ * under the plain section names go out without the flag and are refused.
+ */
 static void test_section_names_sleepable(void)
 {
+	static const char *const twins[] = {
+		"twin_fentry", "twin_fexit", "twin_fmod_ret", "twin_lsm",
+	};
+	static char vlog[65536];
+	struct prog_load_record *rec;
 	struct sections *skel;
 	struct bpf_program *p;
+	unsigned int i;
 	int n = 0;
 
 	skel = sections__open();
 	if (!CHECK(skel, "open failed"))
 		return;
-	bpf_object__for_each_program(p, skel->obj) {
-		CHECK(bpf_program__flags(p) & BPF_F_SLEEPABLE,
-		      "%s (SEC %s) lacks BPF_F_SLEEPABLE", bpf_program__name(p),
-		      bpf_program__section_name(p));
-		if (strncmp(bpf_program__section_name(p), "lsm", 3))
-			bpf_program__set_attach_target(p, 0,
-						       sys_fn("setdomainname"));
-		n++;
-	}
-	CHECK(n == 4, "%d programs, want 4", n);
-	/* Each calls bpf_copy_from_user(): the kernel accepts that only
-	 * from a program it loaded as sleepable.
-	 */
+	sections_set_targets(skel, NULL);
+	nr_prog_loads = 0;
 	CHECK_ERR(sections__load(skel), "load of the .s programs");
+	bpf_object__for_each_program(p, skel->obj) {
+		if (!strncmp(bpf_program__name(p), "twin_", 5))
+			continue;
+		n++;
+		rec = last_load(bpf_program__name(p));
+		if (!CHECK(rec, "no BPF_PROG_LOAD seen for %s",
+			   bpf_program__name(p)))
+			continue;
+		CHECK(rec->flags & BPF_F_SLEEPABLE,
+		      "SEC(\"%s\") loaded with prog_flags %#x",
+		      bpf_program__section_name(p), rec->flags);
+		CHECK(rec->ret >= 0, "SEC(\"%s\") load returned %d",
+		      bpf_program__section_name(p), rec->ret);
+	}
+	CHECK(n == 4, "%d .s programs, want 4", n);
 	sections__destroy(skel);
 
-	/* The same programs without the flag must be refused, which shows
-	 * the load above succeeded because of it.
-	 */
-	skel = sections__open();
-	if (!CHECK(skel, "open failed"))
-		return;
-	bpf_object__for_each_program(p, skel->obj) {
-		bpf_program__set_flags(p, bpf_program__flags(p) &
-					  ~BPF_F_SLEEPABLE);
-		if (strncmp(bpf_program__section_name(p), "lsm", 3))
-			bpf_program__set_attach_target(p, 0,
-						       sys_fn("setdomainname"));
+	for (i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
+		skel = sections__open();
+		if (!CHECK(skel, "open failed"))
+			return;
+		sections_set_targets(skel, twins[i]);
+		vlog[0] = 0;
+		bpf_object__for_each_program(p, skel->obj)
+			if (!strcmp(bpf_program__name(p), twins[i]))
+				bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+		nr_prog_loads = 0;
+		CHECK(sections__load(skel), "%s loaded without BPF_F_SLEEPABLE",
+		      twins[i]);
+		rec = last_load(twins[i]);
+		CHECK(rec && !(rec->flags & BPF_F_SLEEPABLE),
+		      "%s: prog_flags %#x", twins[i], rec ? rec->flags : 0);
+		CHECK(strstr(vlog, "helper call might sleep"),
+		      "%s: verifier log lacks the sleepable-helper refusal",
+		      twins[i]);
+		sections__destroy(skel);
 	}
-	CHECK(sections__load(skel), "loaded without BPF_F_SLEEPABLE");
-	sections__destroy(skel);
 }
 
 struct test_case {

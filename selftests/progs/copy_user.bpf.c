@@ -9,12 +9,7 @@ char _license[] SEC("license") = "GPL";
 
 int monitored_pid;
 
-struct copy_result {
-	long ret;
-	__u64 value;
-	__u64 ns;		/* time spent inside bpf_copy_from_user() */
-	int calls;
-};
+#include "copy_user.h"
 
 /* Indexed by -len: 1 valid pointer, 2 NULL, 3 ~0, 4 non-resident page. */
 struct copy_result results[5];

@@ -35,7 +35,6 @@ char argv0[32];
 SEC("lsm.s/bprm_committed_creds")
 int BPF_PROG(exec_committed, struct linux_binprm *bprm)
 {
-	struct mm_struct *mm = bpf_get_current_task_btf()->mm;
 	__u32 key = 0;
 	__u64 *value;
 
@@ -45,8 +44,10 @@ int BPF_PROG(exec_committed, struct linux_binprm *bprm)
 		return 0;
 
 	exec_count++;
-	copy_ret = bpf_copy_from_user(argv0, sizeof(argv0),
-				      (void *)mm->arg_start);
+	/* The new mm is installed but its arg_start is not set yet; bprm->p
+	 * points at the copied argument strings, argv[0] first.
+	 */
+	copy_ret = bpf_copy_from_user(argv0, sizeof(argv0), (void *)bprm->p);
 
 	value = bpf_map_lookup_elem(&array, &key);
 	if (value)

@@ -37,3 +37,32 @@ int BPF_PROG(sec_lsm_s, struct linux_binprm *bprm)
 	bpf_copy_from_user(buf, sizeof(buf), (void *)bprm->p);
 	return 0;
 }
+
+/* The same bodies under the non-sleepable section names: refused. */
+SEC("fentry")
+int BPF_PROG(twin_fentry, struct pt_regs *regs)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(twin_fexit, struct pt_regs *regs, long ret)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("fmod_ret")
+int BPF_PROG(twin_fmod_ret, struct pt_regs *regs, long ret)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("lsm/bprm_committed_creds")
+int BPF_PROG(twin_lsm, struct linux_binprm *bprm)
+{
+	bpf_copy_from_user(buf, sizeof(buf), (void *)bprm->p);
+	return 0;
+}
