@@ -16,7 +16,7 @@ mount -t tracefs tracefs /sys/kernel/tracing
 hostname sleeptest
 
 args=$(sed -n 's/.*sleeptest\.args="\([^"]*\)".*/\1/p' /proc/cmdline)
-echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m)"
+echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m) cpus=$(nproc)"
 set -o pipefail
 /sleeptest $args 2>&1 | tee /tmp/output
 rc=$?

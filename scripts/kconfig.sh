@@ -19,7 +19,7 @@ if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$work" \
 	"$work/.config" "${frags[@]}" >"$work/merge.log" 2>&1; then
 	cat "$work/merge.log"; exit 1
 fi
-"${mk[@]}" olddefconfig >/dev/null
+"${mk[@]}" olddefconfig >/dev/null 2>"$work/olddefconfig.log" || { cat "$work/olddefconfig.log"; exit 1; }
 
 missing=0
 while IFS= read -r line; do

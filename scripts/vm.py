@@ -27,7 +27,7 @@ RESULTS = os.path.join(BUILD, "results")
 QEMU = {
     "x86_64": (["qemu-system-x86_64", "-M", "q35", "-cpu", "max"], "ttyS0"),
     "arm64": (["qemu-system-aarch64", "-M", "virt,gic-version=3",
-               "-cpu", "max"], "ttyAMA0"),
+               "-cpu", "max,pauth-impdef=on"], "ttyAMA0"),
 }
 
 # Kernel log lines that fail a run.
@@ -200,6 +200,12 @@ def cmd_test(a):
                         ["#   " + t for t in tail]))
     else:
         results.append(("guest_completed", "pass", None, []))
+    cpus = re.search(r"sleeptest: running .* cpus=(\d+)", text)
+    if out is not None:
+        n = int(cpus.group(1)) if cpus else 0
+        results.append(("guest_smp", "pass" if n == 2 else "fail", None,
+                        [] if n == 2 else ["# the guest runs on %d CPU(s), "
+                                           "want 2" % n]))
     bad = bad_log_lines((dmesg or "") + "\n" + text)
     results.append(("kernel_log_clean", "fail" if bad else "pass", None,
                     ["# " + b for b in dict.fromkeys(bad)][:30]))

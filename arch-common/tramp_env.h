@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The narrow boundary between the BPF trampoline IR and the kernel.
+ *
+ * Everything the IR and its backends need from the rest of the kernel goes
+ * through this header: the real structure definitions, the accessors the IR
+ * uses on them, and the addresses of the functions a trampoline calls.  The
+ * userspace conformance harness supplies its own header with the same
+ * include guard and the same names (selftests/conformance/tramp_env.h) and
+ * force-includes it, so this file is then skipped and the IR and backend
+ * sources compile unchanged against mock structures.  Nothing else in the IR
+ * or the backends may include a kernel header or test __KERNEL__.
+ */
+#ifndef TRAMP_ENV_H
+#define TRAMP_ENV_H
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+/*
+ * Kinds of program enter/exit pairs.  The IR maps each program to one of
+ * these with the rules of 6.1's bpf_trampoline_enter()/exit(); the glue maps
+ * a kind to the two functions' addresses.
+ */
+enum tramp_kind {
+	TRAMP_KIND_NORMAL,		/* __bpf_prog_enter/exit */
+	TRAMP_KIND_SLEEPABLE,		/* __bpf_prog_enter/exit_sleepable */
+	TRAMP_KIND_RECUR,		/* __bpf_prog_enter/exit_recur */
+	TRAMP_KIND_SLEEPABLE_RECUR,	/* __bpf_prog_enter/exit_sleepable_recur */
+	TRAMP_KIND_LSM_CGROUP,		/* __bpf_prog_enter/exit_lsm_cgroup */
+	TRAMP_KIND_NR,
+};
+
+/*
+ * Defined in kernel/bpf/trampoline.c, where the enter/exit functions are
+ * static: the address of kind @k's enter or exit function.
+ */
+void *tramp_env_enter_fn(enum tramp_kind k);
+void *tramp_env_exit_fn(enum tramp_kind k);
+
+/*
+ * Defined by the architecture glue (next to arch_prepare_bpf_trampoline()):
+ * whether emitted code must start with a CFI landing pad (x86 IBT ENDBR),
+ * the return thunk to jump to instead of a plain return (NULL: plain
+ * return), and whether returns need a speculation trap after them (SLS).
+ * A backend that has none of these never calls them.
+ */
+bool tramp_env_cfi_landing_pad(void);
+void *tramp_env_return_thunk(void);
+bool tramp_env_sls(void);
+
+/* Program and link properties the IR uses; no backend reads them. */
+static inline struct bpf_prog *tramp_env_link_prog(const struct bpf_tramp_link *l)
+{
+	return l->link.prog;
+}
+
+static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
+{
+	return l->cookie;
+}
+
+static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
+{
+	return p->aux->sleepable;
+}
+
+static inline bool tramp_env_prog_check_recur(const struct bpf_prog *p)
+{
+	return bpf_prog_check_recur(p);
+}
+
+static inline bool tramp_env_prog_lsm_cgroup(const struct bpf_prog *p)
+{
+	return resolve_prog_type(p) == BPF_PROG_TYPE_LSM &&
+	       p->expected_attach_type == BPF_LSM_CGROUP;
+}
+
+static inline void *tramp_env_prog_func(const struct bpf_prog *p)
+{
+	return (void *)p->bpf_func;
+}
+
+/* The interpreter needs the instructions as second argument. */
+static inline const void *tramp_env_prog_insnsi(const struct bpf_prog *p)
+{
+	return p->jited ? NULL : p->insnsi;
+}
+
+static inline void *tramp_env_tramp_enter_fn(void)
+{
+	return (void *)__bpf_tramp_enter;
+}
+
+static inline void *tramp_env_tramp_exit_fn(void)
+{
+	return (void *)__bpf_tramp_exit;
+}
+
+/* Addresses bpf_tramp_image_put() uses to retire the image safely. */
+static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
+					   void *ip_after_call,
+					   void *ip_epilogue)
+{
+	im->ip_after_call = ip_after_call;
+	im->ip_epilogue = ip_epilogue;
+}
+
+#define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
+#define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
+
+static inline void *tramp_env_zalloc(size_t size)
+{
+	return kzalloc(size, GFP_KERNEL);
+}
+
+static inline void tramp_env_free(void *p)
+{
+	kfree(p);
+}
+
+#define tramp_env_err(fmt, ...)	pr_err("bpf trampoline: " fmt, ##__VA_ARGS__)
+
+#endif /* TRAMP_ENV_H */
