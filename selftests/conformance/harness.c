@@ -1,0 +1,1484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Conformance harness for the BPF trampoline IR and its x86-64 backend.
+ *
+ * Compiles the same arch-common/ and arch-x86/ sources as the kernel, builds
+ * trampolines for a systematic and a seeded random set of shapes, and runs
+ * the emitted code natively: the enter/exit functions, __bpf_tramp_enter/
+ * exit, the BPF programs and the traced function are mocks that log what
+ * they were called with, and the log is compared with a model of what stock
+ * 6.1 trampolines do.  Every encoder is also cross-checked against objdump.
+ *
+ * Usage: tramp-conformance [-s seed] [-n random_shapes] [-k ktap_file] [-v]
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "x86.h"
+
+/* thunk.S */
+u64 conf_call(void *fn, const u64 *regs, u64 tcc, u64 *out);
+void conf_orig_asm(void);
+void conf_return_thunk(void);
+extern u64 conf_orig_rax, conf_thunk_count;
+
+int conf_env_quiet;
+static bool env_cfi, env_rethunk, env_sls;
+static int verbose;
+
+bool tramp_env_cfi_landing_pad(void)
+{
+	return env_cfi;
+}
+
+void *tramp_env_return_thunk(void)
+{
+	return env_rethunk ? (void *)conf_return_thunk : NULL;
+}
+
+bool tramp_env_sls(void)
+{
+	return env_sls;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static unsigned int n_pass, n_fail;
+
+struct group {
+	const char *name;
+	unsigned int pass, fail;
+};
+
+static struct group groups[8];
+static int nr_groups;
+static struct group *grp;
+
+static void group_start(const char *name)
+{
+	grp = &groups[nr_groups++];
+	grp->name = name;
+}
+
+static void result(bool ok)
+{
+	if (ok) {
+		n_pass++;
+		grp->pass++;
+	} else {
+		n_fail++;
+		grp->fail++;
+	}
+}
+
+/* Per-shape error text, printed with the shape when it fails. */
+static char errbuf[8192];
+static size_t errlen;
+
+static void errf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen >= sizeof(errbuf) - 1)
+		return;
+	va_start(ap, fmt);
+	errlen += vsnprintf(errbuf + errlen, sizeof(errbuf) - errlen, fmt, ap);
+	va_end(ap);
+	if (errlen > sizeof(errbuf) - 1)
+		errlen = sizeof(errbuf) - 1;
+}
+
+/* ---- shapes ------------------------------------------------------------- */
+
+#define MAXP	BPF_MAX_TRAMP_LINKS
+
+struct mprog {
+	struct bpf_prog prog;
+	struct bpf_tramp_link link;
+	int type;		/* BPF_TRAMP_FENTRY/FEXIT/MODIFY_RETURN */
+	u64 enter_ret;		/* what the mock enter returns (0: skip) */
+	u64 ret;		/* what the program returns */
+};
+
+enum style {
+	STYLE_SITE,		/* called from the patched call at func entry */
+	STYLE_DIRECT,		/* called instead of the function */
+	STYLE_STRUCT_OPS,	/* no im, no function */
+};
+
+struct shape {
+	u32 flags;
+	int style;
+	struct btf_func_model m;
+	int nr_regs;
+	struct mprog p[MAXP];	/* in execution order: fentry, fmod_ret, fexit */
+	int np;
+	bool cfi, rethunk, sls;
+	u32 skew;		/* image start offset, exercises ALIGN */
+	u64 args[6], orig_ret, tcc;
+	const void *func_addr;
+	struct bpf_tramp_image *im;
+};
+
+static struct shape *cur;
+static struct bpf_tramp_image cur_im;
+
+/* ---- event log ---------------------------------------------------------- */
+
+enum ev_type { EV_TENTER, EV_TEXIT, EV_ENTER, EV_PROG, EV_EXIT, EV_ORIG };
+
+static const char *const ev_names[] = {
+	"tramp_enter", "tramp_exit", "enter", "prog", "exit", "orig",
+};
+
+struct ev {
+	u8 type;
+	u8 kind;
+	s16 prog;
+	bool chk;	/* expected log only: compare v */
+	u64 v;
+};
+
+#define MAXEV	(4 * MAXP + 16)
+static struct ev evs[MAXEV], exp_evs[MAXEV];
+static int nev, nexp;
+
+static void log_ev(int type, int kind, int prog, u64 v)
+{
+	if (nev < MAXEV)
+		evs[nev++] = (struct ev){ type, kind, prog, false, v };
+}
+
+static void exp_ev(int type, int kind, int prog, bool chk, u64 v)
+{
+	if (nexp < MAXEV)
+		exp_evs[nexp++] = (struct ev){ type, kind, prog, chk, v };
+}
+
+/* ---- mocks: enter/exit, programs, traced function ----------------------- */
+
+static struct bpf_run_ctx *current_run_ctx;	/* current->bpf_ctx */
+static struct bpf_tramp_run_ctx *enter_rc[MAXP];
+static u64 *ctx_seen;
+
+static struct mprog *mprog_of(const struct bpf_prog *p, const char *who)
+{
+	struct mprog *mp = (struct mprog *)p;
+
+	if (mp < cur->p || mp >= cur->p + cur->np) {
+		errf("%s: bogus prog pointer %p\n", who, (void *)p);
+		return NULL;
+	}
+	return mp;
+}
+
+static u64 mock_enter(int kind, struct bpf_prog *p, struct bpf_tramp_run_ctx *rc)
+{
+	struct mprog *mp = mprog_of(p, "enter");
+
+	if (!mp)
+		return 0;
+	log_ev(EV_ENTER, kind, p->idx, 0);
+	if (rc->bpf_cookie != mp->link.cookie)
+		errf("enter prog%d: run_ctx cookie %#llx, want %#llx\n", p->idx,
+		     (unsigned long long)rc->bpf_cookie,
+		     (unsigned long long)mp->link.cookie);
+	enter_rc[p->idx] = rc;
+	rc->saved_run_ctx = current_run_ctx;
+	current_run_ctx = &rc->run_ctx;
+	return mp->enter_ret;
+}
+
+static void mock_exit(int kind, struct bpf_prog *p, u64 start,
+		      struct bpf_tramp_run_ctx *rc)
+{
+	struct mprog *mp = mprog_of(p, "exit");
+
+	if (!mp)
+		return;
+	log_ev(EV_EXIT, kind, p->idx, start);
+	if (start != mp->enter_ret)
+		errf("exit prog%d: start %#llx, enter returned %#llx\n", p->idx,
+		     (unsigned long long)start, (unsigned long long)mp->enter_ret);
+	if (rc != enter_rc[p->idx])
+		errf("exit prog%d: run_ctx %p, enter got %p\n", p->idx,
+		     (void *)rc, (void *)enter_rc[p->idx]);
+	if (current_run_ctx != &rc->run_ctx)
+		errf("exit prog%d: run_ctx not current\n", p->idx);
+	current_run_ctx = rc->saved_run_ctx;
+}
+
+#define KIND_MOCKS(k)							\
+static u64 enter_##k(struct bpf_prog *p, struct bpf_tramp_run_ctx *rc)	\
+{									\
+	return mock_enter(k, p, rc);					\
+}									\
+static void exit_##k(struct bpf_prog *p, u64 s, struct bpf_tramp_run_ctx *rc) \
+{									\
+	mock_exit(k, p, s, rc);						\
+}
+KIND_MOCKS(0)
+KIND_MOCKS(1)
+KIND_MOCKS(2)
+KIND_MOCKS(3)
+KIND_MOCKS(4)
+
+void *tramp_env_enter_fn(enum tramp_kind k)
+{
+	static void *const fns[] = { enter_0, enter_1, enter_2, enter_3, enter_4 };
+
+	return fns[k];
+}
+
+void *tramp_env_exit_fn(enum tramp_kind k)
+{
+	static void *const fns[] = { exit_0, exit_1, exit_2, exit_3, exit_4 };
+
+	return fns[k];
+}
+
+static void mock_tramp_enter(struct bpf_tramp_image *im)
+{
+	log_ev(EV_TENTER, 0, -1, 0);
+	if (im != cur->im)
+		errf("__bpf_tramp_enter(%p), want %p\n", (void *)im, (void *)cur->im);
+}
+
+static void mock_tramp_exit(struct bpf_tramp_image *im)
+{
+	log_ev(EV_TEXIT, 0, -1, 0);
+	if (im != cur->im)
+		errf("__bpf_tramp_exit(%p), want %p\n", (void *)im, (void *)cur->im);
+}
+
+void *tramp_env_tramp_enter_fn(void)
+{
+	return mock_tramp_enter;
+}
+
+void *tramp_env_tramp_exit_fn(void)
+{
+	return mock_tramp_exit;
+}
+
+/* A program: checks what it can read through ctx and its run context. */
+static u64 mock_prog(int slot, u64 *ctx, const void *insnsi)
+{
+	struct mprog *mp;
+	int i, n;
+
+	if (slot >= cur->np) {
+		errf("program slot %d called, shape has %d\n", slot, cur->np);
+		return 0;
+	}
+	mp = &cur->p[slot];
+	n = cur->nr_regs;
+	log_ev(EV_PROG, 0, slot, ctx[n]);
+	for (i = 0; i < n; i++)
+		if (ctx[i] != cur->args[i])
+			errf("prog%d: ctx[%d] = %#llx, want %#llx\n", slot, i,
+			     (unsigned long long)ctx[i],
+			     (unsigned long long)cur->args[i]);
+	/* bpf_get_func_arg_cnt() */
+	if (ctx[-1] != (u64)n)
+		errf("prog%d: ctx[-1] = %llu, want %d\n", slot,
+		     (unsigned long long)ctx[-1], n);
+	/* bpf_get_func_ip() */
+	if ((cur->flags & BPF_TRAMP_F_IP_ARG) &&
+	    ctx[-2] != (u64)(unsigned long)cur->func_addr)
+		errf("prog%d: ctx[-2] = %#llx, want func %p\n", slot,
+		     (unsigned long long)ctx[-2], cur->func_addr);
+	if (!mp->prog.jited && insnsi != mp->prog.insnsi)
+		errf("prog%d: insnsi %p, want %p\n", slot, insnsi,
+		     mp->prog.insnsi);
+	if (current_run_ctx != &enter_rc[slot]->run_ctx)
+		errf("prog%d: run_ctx is not the one enter got\n", slot);
+	else if (enter_rc[slot]->bpf_cookie != mp->link.cookie)
+		errf("prog%d: bpf_get_attach_cookie() = %#llx, want %#llx\n",
+		     slot, (unsigned long long)enter_rc[slot]->bpf_cookie,
+		     (unsigned long long)mp->link.cookie);
+	if (ctx_seen && ctx != ctx_seen)
+		errf("prog%d: ctx %p, earlier programs got %p\n", slot,
+		     (void *)ctx, (void *)ctx_seen);
+	ctx_seen = ctx;
+	return mp->ret;
+}
+
+/* One distinct function per program slot: the trampoline must call each. */
+#define P1(i) static u64 prog_##i(u64 *c, const void *x) { return mock_prog(i, c, x); }
+#define P10(t) P1(t##0) P1(t##1) P1(t##2) P1(t##3) P1(t##4) \
+	       P1(t##5) P1(t##6) P1(t##7) P1(t##8) P1(t##9)
+P1(0) P1(1) P1(2) P1(3) P1(4) P1(5) P1(6) P1(7) P1(8) P1(9)
+P10(1) P10(2) P10(3)
+#define F1(i) prog_##i,
+#define F10(t) F1(t##0) F1(t##1) F1(t##2) F1(t##3) F1(t##4) \
+	       F1(t##5) F1(t##6) F1(t##7) F1(t##8) F1(t##9)
+static void *const prog_fns[40] = {
+	F1(0) F1(1) F1(2) F1(3) F1(4) F1(5) F1(6) F1(7) F1(8) F1(9)
+	F10(1) F10(2) F10(3)
+};
+
+/* The traced function's body, reached through conf_orig_asm. */
+u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
+u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+{
+	u64 a[6] = { a0, a1, a2, a3, a4, a5 };
+	int i;
+
+	log_ev(EV_ORIG, 0, -1, 0);
+	for (i = 0; i < cur->nr_regs; i++)
+		if (a[i] != cur->args[i])
+			errf("orig: arg %d = %#llx, want %#llx\n", i,
+			     (unsigned long long)a[i],
+			     (unsigned long long)cur->args[i]);
+	if ((cur->flags & BPF_TRAMP_F_TAIL_CALL_CTX) && conf_orig_rax != cur->tcc)
+		errf("orig: tail call counter %#llx, want %#llx\n",
+		     (unsigned long long)conf_orig_rax,
+		     (unsigned long long)cur->tcc);
+	return cur->orig_ret;
+}
+
+/* ---- the model: what a stock 6.1 trampoline does ------------------------ */
+
+/* The oracle's own copy of bpf_trampoline_enter()'s choice. */
+static int expected_kind(const struct bpf_prog *p)
+{
+	if (p->check_recur)
+		return p->sleepable ? TRAMP_KIND_SLEEPABLE_RECUR : TRAMP_KIND_RECUR;
+	if (p->lsm_cgroup)
+		return TRAMP_KIND_LSM_CGROUP;
+	return p->sleepable ? TRAMP_KIND_SLEEPABLE : TRAMP_KIND_NORMAL;
+}
+
+/*
+ * Builds the expected log; returns whether the return value is defined and
+ * stores it in *ret.  retired: ip_after_call was patched to jump to the
+ * epilogue, as bpf_tramp_image_put() does.
+ */
+static bool model(const struct shape *s, bool retired, u64 *retp)
+{
+	u32 f = s->flags;
+	bool known = false, shorted = false, orig = f & BPF_TRAMP_F_CALL_ORIG;
+	u64 ret = 0;
+	int i, type;
+
+	nexp = 0;
+	if (orig)
+		exp_ev(EV_TENTER, 0, -1, false, 0);
+	for (type = 0; type < 3; type++) {
+		/* execution order: fentry, fmod_ret, (original), fexit */
+		static const int order[3] = {
+			BPF_TRAMP_FENTRY, BPF_TRAMP_MODIFY_RETURN, BPF_TRAMP_FEXIT,
+		};
+		int t = order[type];
+
+		if (t == BPF_TRAMP_MODIFY_RETURN) {
+			for (i = 0; i < s->np; i++)
+				if (s->p[i].type == t)
+					break;
+			if (i < s->np) {
+				ret = 0;	/* cleared before the first one */
+				known = true;
+			}
+		}
+		if (t == BPF_TRAMP_FEXIT && orig && !shorted) {
+			exp_ev(EV_ORIG, 0, -1, false, 0);
+			ret = s->orig_ret;
+			known = true;
+			if (retired)
+				break;	/* patched: jump straight to the epilogue */
+		}
+		for (i = 0; i < s->np; i++) {
+			const struct mprog *mp = &s->p[i];
+			int k = expected_kind(&mp->prog);
+
+			if (mp->type != t)
+				continue;
+			if (t == BPF_TRAMP_MODIFY_RETURN && shorted)
+				break;
+			exp_ev(EV_ENTER, k, i, false, 0);
+			if (mp->enter_ret) {
+				exp_ev(EV_PROG, 0, i, t != BPF_TRAMP_FENTRY && known, ret);
+				if (t == BPF_TRAMP_MODIFY_RETURN ||
+				    (f & BPF_TRAMP_F_RET_FENTRY_RET)) {
+					ret = mp->ret;
+					known = true;
+				}
+			}
+			exp_ev(EV_EXIT, k, i, false, mp->enter_ret);
+			if (t == BPF_TRAMP_MODIFY_RETURN && ret)
+				shorted = true;
+		}
+	}
+	if (orig)
+		exp_ev(EV_TEXIT, 0, -1, false, 0);
+	/* RESTORE_REGS at the function entry: the body runs after we return */
+	if (s->style == STYLE_SITE && !(f & BPF_TRAMP_F_SKIP_FRAME)) {
+		exp_ev(EV_ORIG, 0, -1, false, 0);
+		ret = s->orig_ret;
+		known = true;
+	}
+	/* flags 0: whatever is in RAX */
+	if (!(f & (BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_RET_FENTRY_RET)) &&
+	    s->style != STYLE_SITE)
+		known = false;
+	*retp = ret;
+	return known;
+}
+
+/* ---- executable memory, crash recovery ---------------------------------- */
+
+#define XMEM_SIZE	(64 * 1024)
+#define IMAGE_MAX	4096
+static u8 *xmem;
+
+static sigjmp_buf crash_jb;
+static volatile int in_generated;
+
+static void crash_handler(int sig)
+{
+	if (in_generated)
+		siglongjmp(crash_jb, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void setup_signals(void)
+{
+	static u8 altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa;
+
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = crash_handler;
+	sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
+	sigaction(SIGTRAP, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+}
+
+/* RWX memory within rel32 reach of the (non-PIE) harness text. */
+static u8 *map_near(unsigned long hint)
+{
+	void *p = mmap((void *)hint, XMEM_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---- printing a failure ------------------------------------------------- */
+
+static void disassemble(const u8 *code, u32 len, unsigned long vma)
+{
+	char path[] = "/tmp/tramp-conf-XXXXXX", cmd[256];
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return;
+	if (write(fd, code, len) != (ssize_t)len) {
+		close(fd);
+		unlink(path);
+		return;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -D -b binary -m i386:x86-64 -M intel --adjust-vma=%#lx %s"
+		 " | tail -n +8 >&2", vma, path);
+	fflush(stdout);
+	if (system(cmd))
+		fprintf(stderr, "(objdump failed)\n");
+	unlink(path);
+}
+
+static void print_shape(FILE *o, const struct shape *s)
+{
+	int i;
+
+	fprintf(o, "shape: flags=%#x style=%d nr_args=%d sizes=", s->flags,
+		s->style, s->m.nr_args);
+	for (i = 0; i < s->m.nr_args; i++)
+		fprintf(o, "%s%d%s", i ? "," : "", s->m.arg_size[i],
+			s->m.arg_flags[i] & BTF_FMODEL_STRUCT_ARG ? "s" : "");
+	fprintf(o, " nr_regs=%d cfi=%d rethunk=%d sls=%d skew=%u\n", s->nr_regs,
+		s->cfi, s->rethunk, s->sls, s->skew);
+	for (i = 0; i < s->np; i++) {
+		const struct mprog *mp = &s->p[i];
+
+		fprintf(o, "  prog%d %s sleepable=%d recur=%d lsm_cgroup=%d jited=%d enter=%#llx ret=%#llx cookie=%#llx\n",
+			i, mp->type == BPF_TRAMP_FENTRY ? "fentry" :
+			mp->type == BPF_TRAMP_FEXIT ? "fexit" : "fmod_ret",
+			mp->prog.sleepable, mp->prog.check_recur,
+			mp->prog.lsm_cgroup, mp->prog.jited,
+			(unsigned long long)mp->enter_ret,
+			(unsigned long long)mp->ret,
+			(unsigned long long)mp->link.cookie);
+	}
+}
+
+static void print_log(FILE *o, const char *what, const struct ev *e, int n)
+{
+	int i;
+
+	fprintf(o, "%s:", what);
+	for (i = 0; i < n; i++) {
+		fprintf(o, " %s", ev_names[e[i].type]);
+		if (e[i].type == EV_ENTER || e[i].type == EV_EXIT)
+			fprintf(o, ".%s", tramp_kind_name(e[i].kind));
+		if (e[i].prog >= 0)
+			fprintf(o, "(%d)", e[i].prog);
+	}
+	fprintf(o, "\n");
+}
+
+static void report(const struct shape *s, struct tramp_ir *ir, const u8 *image,
+		   int size, const char *what)
+{
+	static char irbuf[65536];
+
+	fprintf(stderr, "FAIL %s\n", what);
+	print_shape(stderr, s);
+	if (ir->ops) {
+		tramp_ir_print(ir, irbuf, sizeof(irbuf));
+		fprintf(stderr, "%s", irbuf);
+	}
+	fprintf(stderr, "%s", errbuf);
+	print_log(stderr, "expected", exp_evs, nexp);
+	print_log(stderr, "actual  ", evs, nev);
+	if (size > 0)
+		disassemble(image, size, (unsigned long)image);
+}
+
+/* ---- running one shape -------------------------------------------------- */
+
+static void links_of(struct shape *s, struct bpf_tramp_links *tl)
+{
+	int i;
+
+	memset(tl, 0, sizeof(*tl) * BPF_TRAMP_MAX);
+	for (i = 0; i < s->np; i++) {
+		struct mprog *mp = &s->p[i];
+		struct bpf_tramp_links *l = &tl[mp->type];
+
+		mp->prog.idx = i;
+		mp->prog.bpf_func = prog_fns[i];
+		mp->prog.insnsi = (const void *)(0x1000UL + i);
+		mp->link.link.prog = &mp->prog;
+		l->links[l->nr_links++] = &mp->link;
+	}
+}
+
+static bool exec_once(struct shape *s, void *entry, bool retired)
+{
+	static const u64 sentinel[6] = {
+		0x5a5a00000000b0b0ULL, 0x5a5a00000000b1b1ULL,
+		0x5a5a00000000b2b2ULL, 0x5a5a00000000b3b3ULL,
+		0x5a5a00000000b4b4ULL, 0x5a5a00000000b5b5ULL,
+	};
+	static const char *const names[6] = {
+		"rbx", "rbp", "r12", "r13", "r14", "r15",
+	};
+	u64 out[8], ret, want;
+	bool ret_known;
+	size_t errstart = errlen;
+	int i, sig;
+
+	nev = 0;
+	ctx_seen = NULL;
+	current_run_ctx = NULL;
+	conf_orig_rax = 0;
+	conf_thunk_count = 0;
+	memset(enter_rc, 0, sizeof(enter_rc));
+
+	in_generated = 1;
+	sig = sigsetjmp(crash_jb, 1);
+	if (sig) {
+		in_generated = 0;
+		errf("crashed with signal %d%s\n", sig, retired ? " (retired)" : "");
+		return false;
+	}
+	ret = conf_call(entry, s->args, s->tcc, out);
+	in_generated = 0;
+
+	ret_known = model(s, retired, &want);
+	if (nev != nexp)
+		errf("%s: %d calls, want %d\n", retired ? "retired" : "run", nev, nexp);
+	for (i = 0; i < nev && i < nexp; i++) {
+		const struct ev *a = &evs[i], *e = &exp_evs[i];
+
+		if (a->type != e->type || a->prog != e->prog ||
+		    ((a->type == EV_ENTER || a->type == EV_EXIT) && a->kind != e->kind)) {
+			errf("call %d: got %s(%d), want %s(%d)\n", i,
+			     ev_names[a->type], a->prog, ev_names[e->type], e->prog);
+			break;
+		}
+		if (e->chk && a->v != e->v)
+			errf("call %d %s(%d): value %#llx, want %#llx\n", i,
+			     ev_names[a->type], a->prog, (unsigned long long)a->v,
+			     (unsigned long long)e->v);
+	}
+	for (i = 0; i < 6; i++)
+		if (out[i] != sentinel[i])
+			errf("%s not preserved: %#llx\n", names[i],
+			     (unsigned long long)out[i]);
+	if (out[6] != out[7])
+		errf("rsp after return %#llx, before call %#llx\n",
+		     (unsigned long long)out[6], (unsigned long long)out[7]);
+	if (ret_known && ret != want)
+		errf("returned %#llx, want %#llx\n", (unsigned long long)ret,
+		     (unsigned long long)want);
+	if (s->rethunk && conf_thunk_count != 1)
+		errf("return thunk used %llu times\n",
+		     (unsigned long long)conf_thunk_count);
+	if (current_run_ctx)
+		errf("run ctx not restored after the last exit\n");
+	return errlen == errstart;
+}
+
+static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* Build, emit, check statically, run, and for CALL_ORIG run retired too. */
+static bool run_shape(struct shape *s)
+{
+	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+	u8 *stub = xmem, *image = xmem + 4096 + s->skew, *entry;
+	u8 copy[IMAGE_MAX];
+	struct tramp_ir ir;
+	int err, size, n;
+	bool ok = true;
+
+	errlen = 0;
+	errbuf[0] = 0;
+	nev = nexp = 0;
+	cur = s;
+	env_cfi = s->cfi;
+	env_rethunk = s->rethunk;
+	env_sls = s->sls;
+	links_of(s, tl);
+
+	/* the traced function: [endbr64]; call trampoline; jmp body */
+	memset(stub, 0xcc, 64);
+	n = 0;
+	if (s->cfi)
+		n += x86_endbr64(stub);
+	n += x86_call_rel(stub + n, stub + n, image);
+	x86_jmp_rel(stub + n, stub + n, conf_orig_asm);
+
+	memset(&cur_im, 0, sizeof(cur_im));
+	switch (s->style) {
+	case STYLE_SITE:
+		s->func_addr = stub;
+		s->im = &cur_im;
+		entry = stub;
+		break;
+	case STYLE_DIRECT:
+		s->func_addr = (const void *)conf_orig_asm;
+		s->im = &cur_im;
+		entry = image;
+		break;
+	default:
+		s->func_addr = NULL;
+		s->im = NULL;
+		entry = image;
+		break;
+	}
+
+	memset(xmem + 4096, 0xcc, IMAGE_MAX + 64);
+	err = tramp_ir_build(&ir, &tramp_target_x86, s->im, &s->m, s->flags, tl,
+			     (void *)s->func_addr);
+	if (err) {
+		errf("tramp_ir_build: %d\n", err);
+		report(s, &ir, image, 0, "build");
+		return false;
+	}
+	size = tramp_ir_emit(&ir, image, image + IMAGE_MAX);
+	if (size <= 0) {
+		errf("tramp_ir_emit: %d\n", size);
+		report(s, &ir, image, 0, "emit");
+		tramp_ir_free(&ir);
+		return false;
+	}
+	if (verbose > 1) {
+		static char irbuf[65536];
+
+		print_shape(stdout, s);
+		tramp_ir_print(&ir, irbuf, sizeof(irbuf));
+		fputs(irbuf, stdout);
+	}
+
+	/* the kernel entry point must produce the very same bytes */
+	memcpy(copy, image, size);
+	n = tramp_ir_prepare(&tramp_target_x86, s->im, image, image + IMAGE_MAX,
+			     &s->m, s->flags, tl, (void *)s->func_addr);
+	if (n != size || memcmp(copy, image, size))
+		errf("tramp_ir_prepare: %d bytes or content differ from %d\n", n, size);
+
+	if (s->cfi && memcmp(image, "\xf3\x0f\x1e\xfa", 4))
+		errf("no endbr64 at the trampoline entry\n");
+	if (s->flags & BPF_TRAMP_F_CALL_ORIG) {
+		u8 *ac = cur_im.ip_after_call, *ep = cur_im.ip_epilogue;
+
+		if (ac != image + ir.label_off[TRAMP_LABEL_AFTER_CALL] ||
+		    ep != image + ir.label_off[TRAMP_LABEL_EPILOGUE])
+			errf("ip_after_call/ip_epilogue not published\n");
+		else if (memcmp(ac, nop5, 5))
+			errf("ip_after_call is not x86_nops[5]\n");
+	}
+	if (ir.label_off[TRAMP_LABEL_DO_FEXIT] >= 0 &&
+	    ((unsigned long)image + ir.label_off[TRAMP_LABEL_DO_FEXIT]) & 15)
+		errf("fmod_ret branch target not 16-byte aligned\n");
+
+	if (errlen == 0)
+		ok = exec_once(s, entry, false);
+	else
+		ok = false;
+
+	/* bpf_tramp_image_put(): ip_after_call becomes "jmp ip_epilogue" */
+	if (ok && (s->flags & BPF_TRAMP_F_CALL_ORIG)) {
+		x86_jmp_rel(cur_im.ip_after_call, cur_im.ip_after_call,
+			    cur_im.ip_epilogue);
+		ok = exec_once(s, entry, true);
+	}
+	if (!ok)
+		report(s, &ir, image, size, "run");
+	tramp_ir_free(&ir);
+	return ok;
+}
+
+/* ---- shape generation --------------------------------------------------- */
+
+static u64 rng_state;
+
+static u64 rnd(void)
+{
+	/* xorshift64*: reproducible from the seed on any libc */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static u32 rndn(u32 n)
+{
+	return (u32)(rnd() % n);
+}
+
+/* Argument size lists; "s" ones are structs, all fit in 6 registers. */
+static const char *const arg_patterns[] = {
+	"", "8", "4", "1 2", "8 8", "16s", "8 16s", "16s 16s", "4 8 2",
+	"16s 8 16s", "8 8 8 8 8", "8 8 8 8 8 8", "1 2 4 8 16s", "16s 16s 16s",
+	"8s 4s 2 1", "16s 8 8 8 8",
+};
+
+static void set_args(struct shape *s, const char *pat)
+{
+	int n = 0, regs = 0;
+
+	memset(&s->m, 0, sizeof(s->m));
+	while (*pat) {
+		int sz = (int)strtol(pat, (char **)&pat, 10);
+
+		if (*pat == 's') {
+			s->m.arg_flags[n] = BTF_FMODEL_STRUCT_ARG;
+			pat++;
+		}
+		s->m.arg_size[n++] = sz;
+		regs += (sz + 7) / 8;
+		while (*pat == ' ')
+			pat++;
+	}
+	s->m.nr_args = n;
+	s->m.ret_size = 8;
+	s->nr_regs = regs;
+}
+
+/* Program properties from an index: all five enter/exit kinds, jited or not. */
+static void set_prog(struct mprog *mp, int type, u32 sel, u32 id)
+{
+	static const u64 enter_vals[] = { 0x100000 + 7, 1, 0, 0x12345678abcdULL };
+
+	memset(mp, 0, sizeof(*mp));
+	mp->type = type;
+	switch (sel % 5) {
+	case 0:
+		break;
+	case 1:
+		mp->prog.sleepable = true;
+		break;
+	case 2:
+		mp->prog.check_recur = true;
+		break;
+	case 3:
+		mp->prog.check_recur = true;
+		mp->prog.sleepable = true;
+		break;
+	case 4:
+		mp->prog.lsm_cgroup = true;
+		break;
+	}
+	mp->prog.jited = (sel / 5) % 2 == 0;
+	mp->enter_ret = enter_vals[(sel / 10 + id) % 4] + ((u64)id << 32);
+	mp->link.cookie = 0xc00c000000000000ULL ^ ((u64)id << 20) ^ sel;
+	if (type == BPF_TRAMP_MODIFY_RETURN)
+		mp->ret = (sel + id) % 3 == 0 ? 0x2a + id : 0;
+	else
+		mp->ret = 0xbeef0000ULL + id;
+}
+
+static void add_progs(struct shape *s, int type, int n, u32 sel)
+{
+	int i;
+
+	for (i = 0; i < n && s->np < MAXP; i++) {
+		set_prog(&s->p[s->np], type, sel + i * 7, s->np);
+		s->np++;
+	}
+}
+
+static void fill_values(struct shape *s, u32 id)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		s->args[i] = 0xa000000000000000ULL | ((u64)id << 16) | (i + 1);
+	s->orig_ret = 0x0123456789000000ULL | id;
+	s->tcc = 0x7cc0 + (id & 0xff);
+}
+
+struct flagset {
+	u32 flags;
+	int style;
+	int min_fentry, max_fentry, callorig;
+};
+
+static int nr_flagsets;
+static struct flagset flagsets[64];
+
+/*
+ * The flag combinations 6.1 produces: kernel/bpf/trampoline.c (function
+ * entry; RESTORE_REGS without fexit/fmod_ret, CALL_ORIG|SKIP_FRAME with, plus
+ * IP_ARG, TAIL_CALL_CTX, SHARE_IPMODIFY and then ORIG_STACK), struct_ops
+ * (0 or RET_FENTRY_RET, one program), and the call-site uses bpf.h
+ * describes (0 or CALL_ORIG, called instead of the function).
+ */
+static void make_flagsets(void)
+{
+	u32 opt;
+
+	for (opt = 0; opt < 8; opt++) {
+		u32 extra = (opt & 1 ? BPF_TRAMP_F_IP_ARG : 0) |
+			    (opt & 2 ? BPF_TRAMP_F_TAIL_CALL_CTX : 0);
+
+		flagsets[nr_flagsets++] = (struct flagset){
+			BPF_TRAMP_F_RESTORE_REGS | extra |
+			(opt & 4 ? BPF_TRAMP_F_SHARE_IPMODIFY : 0),
+			STYLE_SITE, 1, 3, 0 };
+		flagsets[nr_flagsets++] = (struct flagset){
+			BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_SKIP_FRAME | extra |
+			(opt & 4 ? BPF_TRAMP_F_SHARE_IPMODIFY |
+				   BPF_TRAMP_F_ORIG_STACK : 0),
+			STYLE_SITE, 0, 2, 1 };
+	}
+	flagsets[nr_flagsets++] = (struct flagset){ 0, STYLE_STRUCT_OPS, 1, 1, 0 };
+	flagsets[nr_flagsets++] = (struct flagset){ BPF_TRAMP_F_RET_FENTRY_RET,
+						    STYLE_STRUCT_OPS, 1, 1, 0 };
+	flagsets[nr_flagsets++] = (struct flagset){ 0, STYLE_DIRECT, 1, 3, 0 };
+	flagsets[nr_flagsets++] = (struct flagset){ BPF_TRAMP_F_CALL_ORIG,
+						    STYLE_DIRECT, 0, 2, 1 };
+	flagsets[nr_flagsets++] = (struct flagset){ BPF_TRAMP_F_CALL_ORIG |
+						    BPF_TRAMP_F_IP_ARG,
+						    STYLE_DIRECT, 0, 2, 1 };
+}
+
+static void finish_shape(struct shape *s, u32 id)
+{
+	int i;
+
+	fill_values(s, id);
+	/* struct_ops programs use the plain pair: enter never returns 0 */
+	if (s->style == STYLE_STRUCT_OPS) {
+		for (i = 0; i < s->np; i++) {
+			s->p[i].prog.check_recur = false;
+			s->p[i].prog.lsm_cgroup = false;
+			s->p[i].prog.sleepable = false;
+			if (!s->p[i].enter_ret)
+				s->p[i].enter_ret = 1;
+		}
+	}
+}
+
+static void systematic(void)
+{
+	u32 id = 0, fs, a, ne, nm, nx;
+
+	group_start("systematic_shapes");
+	for (fs = 0; fs < (u32)nr_flagsets; fs++) {
+		const struct flagset *f = &flagsets[fs];
+
+		for (a = 0; a < sizeof(arg_patterns) / sizeof(arg_patterns[0]); a++) {
+			for (ne = f->min_fentry; ne <= (u32)f->max_fentry; ne++) {
+				for (nm = 0; nm <= (f->callorig ? 2U : 0U); nm++) {
+					for (nx = 0; nx <= (f->callorig ? 2U : 0U); nx++) {
+						static struct shape s;
+
+						/* fexit/fmod_ret at function entry */
+						if (f->style == STYLE_SITE && f->callorig &&
+						    !nm && !nx)
+							continue;
+						memset(&s, 0, sizeof(s));
+						s.flags = f->flags;
+						s.style = f->style;
+						set_args(&s, arg_patterns[a]);
+						add_progs(&s, BPF_TRAMP_FENTRY, ne, id);
+						add_progs(&s, BPF_TRAMP_MODIFY_RETURN, nm, id + 1);
+						add_progs(&s, BPF_TRAMP_FEXIT, nx, id + 2);
+						s.cfi = id & 1;
+						s.rethunk = (id >> 1) % 3 == 0;
+						s.sls = (id >> 2) & 1;
+						s.skew = (id * 5) % 16;
+						finish_shape(&s, id);
+						result(run_shape(&s));
+						id++;
+					}
+				}
+			}
+		}
+	}
+}
+
+static void random_shapes(unsigned int count)
+{
+	static const u8 sizes[] = { 1, 2, 4, 8, 16 };
+	unsigned int i;
+
+	group_start("random_shapes");
+	for (i = 0; i < count; i++) {
+		const struct flagset *f = &flagsets[rndn(nr_flagsets)];
+		static struct shape s;
+		int regs = 0, ne, nm = 0, nx = 0, big = rndn(16) == 0;
+
+		memset(&s, 0, sizeof(s));
+		s.flags = f->flags;
+		s.style = f->style;
+		while (s.m.nr_args < MAX_BPF_FUNC_ARGS && rndn(4)) {
+			u8 sz = sizes[rndn(5)];
+
+			if (regs + (sz + 7) / 8 > 6)
+				break;
+			if (sz == 16 || rndn(4) == 0)
+				s.m.arg_flags[s.m.nr_args] = BTF_FMODEL_STRUCT_ARG;
+			s.m.arg_size[s.m.nr_args++] = sz;
+			regs += (sz + 7) / 8;
+		}
+		s.nr_regs = regs;
+		s.m.ret_size = 8;
+		ne = f->min_fentry + rndn(f->max_fentry - f->min_fentry + 1 +
+					  (f->max_fentry > 1 ? 3 : 0));
+		if (f->callorig) {
+			nm = rndn(big ? 14 : 5);
+			nx = rndn(big ? 14 : 5);
+			if (f->style == STYLE_SITE && !nm && !nx)
+				nx = 1;
+		}
+		if (f->style == STYLE_STRUCT_OPS)
+			ne = 1;
+		add_progs(&s, BPF_TRAMP_FENTRY, ne, (u32)rnd());
+		add_progs(&s, BPF_TRAMP_MODIFY_RETURN, nm, (u32)rnd());
+		add_progs(&s, BPF_TRAMP_FEXIT, nx, (u32)rnd());
+		s.cfi = rndn(2);
+		s.rethunk = rndn(3) == 0;
+		s.sls = rndn(2);
+		s.skew = rndn(64);
+		finish_shape(&s, 100000 + i);
+		result(run_shape(&s));
+	}
+}
+
+/* ---- refusals: the errors stock 6.1 x86 returns, two-pass check --------- */
+
+static int try_build(const struct tramp_target *t, struct shape *s, long cap)
+{
+	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+	u8 *image = xmem + 4096;
+
+	cur = s;
+	links_of(s, tl);
+	return tramp_ir_prepare(t, &cur_im, image, image + cap, &s->m, s->flags,
+				tl, (void *)conf_orig_asm);
+}
+
+static void expect_err(const char *what, int got, int want)
+{
+	bool ok = got == want;
+
+	if (!ok || verbose)
+		printf("%s refusal %s: got %d, want %d\n", ok ? "ok  " : "FAIL",
+		       what, got, want);
+	result(ok);
+}
+
+/* Backend that changes a hook's size between passes: must be caught. */
+static int bad_store_ret(struct tramp_ctx *c, const struct tramp_op *op)
+{
+	int err = x86_op_store_ret(c, op);
+
+	if (!err && c->pass == 1) {
+		u8 b[1];
+
+		tramp_put(c, b, x86_nop(b, 1));
+	}
+	return err;
+}
+
+static void refusals(void)
+{
+	static const char *const too_many[] = {
+		"8 8 8 8 8 8 8", "16s 16s 16s 8", "16s 16s 16s 16s",
+		"1 1 1 1 1 1 1 1 1 1 1 1", "4 4 4 4 4 16s",
+	};
+	static struct shape s;
+	struct tramp_target bad;
+	int i, size;
+
+	group_start("refusals");
+	conf_env_quiet = 1;
+	env_cfi = env_rethunk = env_sls = false;
+	for (i = 0; i < 5; i++) {
+		memset(&s, 0, sizeof(s));
+		s.flags = BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_SKIP_FRAME;
+		set_args(&s, too_many[i]);
+		add_progs(&s, BPF_TRAMP_FEXIT, 1, 0);
+		expect_err(too_many[i], try_build(&tramp_target_x86, &s, IMAGE_MAX),
+			   -ENOTSUPP);
+	}
+
+	memset(&s, 0, sizeof(s));
+	s.flags = BPF_TRAMP_F_RESTORE_REGS;
+	set_args(&s, "24s");
+	add_progs(&s, BPF_TRAMP_FENTRY, 1, 0);
+	expect_err("24-byte struct", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+		   -ENOTSUPP);
+	set_args(&s, "8 0");
+	expect_err("0-byte argument", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+		   -EINVAL);
+	set_args(&s, "8 8");
+	s.flags = BPF_TRAMP_F_RESTORE_REGS | (1U << 8);
+	expect_err("unknown flag", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+		   -EINVAL);
+	s.flags = BPF_TRAMP_F_RESTORE_REGS;
+	add_progs(&s, BPF_TRAMP_FEXIT, 1, 0);
+	expect_err("fexit without CALL_ORIG",
+		   try_build(&tramp_target_x86, &s, IMAGE_MAX), -EINVAL);
+
+	/* 39 links in one list */
+	memset(&s, 0, sizeof(s));
+	s.flags = BPF_TRAMP_F_RESTORE_REGS;
+	set_args(&s, "8");
+	add_progs(&s, BPF_TRAMP_FENTRY, MAXP, 0);
+	{
+		struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+
+		cur = &s;
+		links_of(&s, tl);
+		tl[0].nr_links = BPF_MAX_TRAMP_LINKS + 1;
+		expect_err("39 links",
+			   tramp_ir_prepare(&tramp_target_x86, &cur_im, xmem + 4096,
+					    xmem + 4096 + IMAGE_MAX, &s.m, s.flags,
+					    tl, (void *)conf_orig_asm), -EINVAL);
+	}
+
+	/* image space: stock wants BPF_INSN_SAFETY bytes spare at the end */
+	memset(&s, 0, sizeof(s));
+	s.flags = BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_SKIP_FRAME;
+	set_args(&s, "8 8");
+	add_progs(&s, BPF_TRAMP_FENTRY, 2, 0);
+	add_progs(&s, BPF_TRAMP_FEXIT, 2, 0);
+	size = try_build(&tramp_target_x86, &s, IMAGE_MAX);
+	expect_err("image exactly large enough",
+		   try_build(&tramp_target_x86, &s, size + 64), size);
+	expect_err("image one byte short",
+		   try_build(&tramp_target_x86, &s, size + 63), -EFAULT);
+
+	/* the stub backend supports nothing */
+	expect_err("stub backend", try_build(&tramp_target_stub, &s, IMAGE_MAX),
+		   -ENOTSUPP);
+
+	/* a backend whose passes disagree is refused loudly */
+	bad = tramp_target_x86;
+	bad.op[TRAMP_OP_STORE_RET] = bad_store_ret;
+	expect_err("two passes disagree", try_build(&bad, &s, IMAGE_MAX), -EFAULT);
+	bad = tramp_target_x86;
+	bad.op[TRAMP_OP_PATCH_SITE] = NULL;
+	expect_err("missing hook", try_build(&bad, &s, IMAGE_MAX), -ENOTSUPP);
+
+	/* calls out of rel32 reach fail like stock's emit_call() */
+	{
+		u8 *far = map_near(0x600000000000UL);
+		struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+
+		if (far) {
+			cur = &s;
+			links_of(&s, tl);
+			expect_err("call out of range",
+				   tramp_ir_prepare(&tramp_target_x86, &cur_im, far,
+						    far + IMAGE_MAX, &s.m, s.flags,
+						    tl, (void *)conf_orig_asm),
+				   -EINVAL);
+			munmap(far, XMEM_SIZE);
+		}
+	}
+	conf_env_quiet = 0;
+}
+
+/* ---- encoders vs objdump ------------------------------------------------ */
+
+static const char *const r64[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+static const char *const r32[16] = {
+	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
+	"r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d",
+};
+
+struct enc_case {
+	u32 off, len;
+	char want[96];
+};
+
+#define MAX_CASES 4096
+static struct enc_case cases[MAX_CASES];
+static int nr_cases;
+static u8 encbuf[MAX_CASES * 16];
+static u32 enclen;
+
+static void add_case(int len, const char *fmt, ...)
+{
+	struct enc_case *c = &cases[nr_cases++];
+	va_list ap;
+
+	c->off = enclen;
+	c->len = len;
+	va_start(ap, fmt);
+	vsnprintf(c->want, sizeof(c->want), fmt, ap);
+	va_end(ap);
+	enclen += len;
+}
+
+static const char *memop(int base, s32 disp)
+{
+	static char b[4][48];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(b[i], sizeof(b[i]), "[%s%s%#x]", r64[base], disp < 0 ? "-" : "+",
+		 disp < 0 ? -disp : disp);
+	if (disp == 0)
+		snprintf(b[i], sizeof(b[i]), "[%s+0x0]", r64[base]);
+	return b[i];
+}
+
+static const char *hex64(u64 v)
+{
+	static char b[4][24];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(b[i], sizeof(b[i]), "%#llx", (unsigned long long)v);
+	if (!v)
+		strcpy(b[i], "0x0");
+	return b[i];
+}
+
+static void gen_encoder_cases(void)
+{
+	static const int bases[] = { X86_RBP, X86_R13, X86_RAX, X86_RDI, X86_R15, X86_RBX };
+	static const s32 disps[] = { -8, -128, -129, 0, 0x7f, 0x80, -0x1000, 8 };
+	static const s32 imms[] = { 0, 1, -1, 0x7f, 0x80, 0x7fffffff, -0x80000000, -0x7b };
+	static const u64 imm64s[] = { 0, 1, 0xffffffffULL, 0x100000000ULL,
+				      0xffffffff81000000ULL, 0x1122334455667788ULL };
+	static const char *const nopt[9] = {
+		"", "nop", "xchg ax,ax", "nop DWORD PTR [rax]",
+		"nop DWORD PTR [rax+0x0]", "nop DWORD PTR [rax+rax*1+0x0]",
+		"nop WORD PTR [rax+rax*1+0x0]", "nop DWORD PTR [rax+0x0]",
+		"nop DWORD PTR [rax+rax*1+0x0]",
+	};
+	u8 *p;
+	int r, s, b, d, i;
+
+#define AT (p = encbuf + enclen)
+	AT;
+	add_case(x86_endbr64(p), "endbr64");
+	for (r = 0; r < 16; r++) {
+		AT;
+		add_case(x86_push(p, r), "push %s", r64[r]);
+		AT;
+		add_case(x86_pop(p, r), "pop %s", r64[r]);
+		AT;
+		add_case(x86_call_r(p, r), "call %s", r64[r]);
+		for (s = 0; s < 16; s++) {
+			AT;
+			add_case(x86_mov_rr(p, r, s), "mov %s,%s", r64[r], r64[s]);
+			AT;
+			add_case(x86_test_rr(p, r, s), "test %s,%s", r64[r], r64[s]);
+		}
+		for (i = 0; i < 8; i++) {
+			AT;
+			add_case(x86_mov32_ri(p, r, (u32)imms[i]), "mov %s,%s",
+				 r32[r], hex64((u32)imms[i]));
+			AT;
+			add_case(x86_mov_ri_sx(p, r, imms[i]), "mov %s,%s", r64[r],
+				 hex64((u64)(s64)imms[i]));
+			if (r == X86_RSP || r == X86_RAX || r == X86_R11) {
+				AT;
+				add_case(x86_sub_ri(p, r, imms[i]), "sub %s,%s",
+					 r64[r], hex64((u64)(s64)imms[i]));
+				AT;
+				add_case(x86_add_ri(p, r, imms[i]), "add %s,%s",
+					 r64[r], hex64((u64)(s64)imms[i]));
+			}
+		}
+		for (i = 0; i < 6; i++) {
+			AT;
+			add_case(x86_movabs(p, r, imm64s[i]), "movabs %s,%s",
+				 r64[r], hex64(imm64s[i]));
+		}
+	}
+	for (b = 0; b < 6; b++) {
+		for (d = 0; d < 8; d++) {
+			int base = bases[b];
+			s32 disp = disps[d];
+
+			for (r = 0; r < 16; r++) {
+				AT;
+				add_case(x86_store(p, base, disp, r),
+					 "mov QWORD PTR %s,%s", memop(base, disp), r64[r]);
+				AT;
+				add_case(x86_load(p, r, base, disp),
+					 "mov %s,QWORD PTR %s", r64[r], memop(base, disp));
+				AT;
+				add_case(x86_lea(p, r, base, disp), "lea %s,%s",
+					 r64[r], memop(base, disp));
+			}
+			for (i = 0; i < 8; i++) {
+				AT;
+				add_case(x86_store_imm(p, base, disp, imms[i]),
+					 "mov QWORD PTR %s,%s", memop(base, disp),
+					 hex64((u64)(s64)imms[i]));
+			}
+			for (i = -1; i <= 1; i++) {
+				AT;
+				add_case(x86_cmp_mi8(p, base, disp, (s8)i),
+					 "cmp QWORD PTR %s,%s", memop(base, disp),
+					 hex64((u64)(s64)i));
+			}
+		}
+	}
+	/* rel32 and rel8 targets are shown as absolute offsets in the blob */
+	for (i = 0; i < 4; i++) {
+		u32 tgt = 0x100000 + i * 0x1234;
+
+		AT;
+		add_case(x86_call_rel(p, (u8 *)(unsigned long)enclen, (void *)(unsigned long)tgt),
+			 "call %#x", tgt);
+		AT;
+		add_case(x86_jmp_rel(p, (u8 *)(unsigned long)enclen, (void *)(unsigned long)tgt),
+			 "jmp %#x", tgt);
+	}
+	for (i = 0; i < 4; i++) {
+		s8 d8 = (s8)(i * 40 - 60);
+		s32 d32 = i * 0x10000 + 0x20;
+
+		AT;
+		add_case(x86_jcc8(p, X86_CC_E, d8), "je %#x", enclen + 2 + d8);
+		AT;
+		add_case(x86_jcc8(p, X86_CC_NE, d8), "jne %#x", enclen + 2 + d8);
+		AT;
+		add_case(x86_jcc32(p, X86_CC_E, d32), "je %#x", enclen + 6 + d32);
+		AT;
+		add_case(x86_jcc32(p, X86_CC_NE, d32), "jne %#x", enclen + 6 + d32);
+	}
+	AT;
+	add_case(x86_leave(p), "leave");
+	AT;
+	add_case(x86_ret(p), "ret");
+	AT;
+	add_case(x86_int3(p), "int3");
+	for (i = 1; i <= 8; i++) {
+		AT;
+		add_case(x86_nop(p, i), "%s", nopt[i]);
+	}
+#undef AT
+}
+
+/* Collapse whitespace runs to one space and trim. */
+static void squeeze(char *s)
+{
+	char *d = s, *q = s;
+	bool sp = false;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	for (; *q && *q != '\n'; q++) {
+		if (*q == ' ' || *q == '\t') {
+			sp = true;
+			continue;
+		}
+		if (sp && d != s)
+			*d++ = ' ';
+		sp = false;
+		*d++ = *q;
+	}
+	*d = 0;
+}
+
+static void encoders(void)
+{
+	char path[] = "/tmp/tramp-enc-XXXXXX", cmd[256], line[512];
+	static char *got[MAX_CASES * 16];
+	FILE *f;
+	int fd, i, bad = 0;
+
+	group_start("encoders_vs_objdump");
+	gen_encoder_cases();
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, encbuf, enclen) != (ssize_t)enclen) {
+		printf("FAIL cannot write %s\n", path);
+		result(false);
+		return;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -D -b binary -m i386:x86-64 -M intel %s", path);
+	f = popen(cmd, "r");
+	if (!f) {
+		printf("FAIL cannot run objdump\n");
+		result(false);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int off;
+		char *t1, *t2;
+
+		if (sscanf(line, " %x:", &off) != 1 || off >= enclen)
+			continue;
+		t1 = strchr(line, '\t');
+		t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+		if (!t2)
+			continue;	/* continuation of a long instruction */
+		squeeze(t2);
+		got[off] = strdup(t2);
+	}
+	pclose(f);
+	unlink(path);
+	for (i = 0; i < nr_cases; i++) {
+		struct enc_case *c = &cases[i];
+		char want[96];
+		bool ok;
+
+		strcpy(want, c->want);
+		squeeze(want);
+		ok = got[c->off] && !strcmp(got[c->off], want);
+		/* the next instruction must start where this one ends */
+		if (ok && i + 1 < nr_cases && !got[c->off + c->len])
+			ok = false;
+		if (!ok && bad++ < 20) {
+			printf("FAIL encoder: want \"%s\", objdump \"%s\", bytes", want,
+			       got[c->off] ? got[c->off] : "(no instruction here)");
+			{
+				u32 k;
+
+				for (k = 0; k < c->len; k++)
+					printf(" %02x", encbuf[c->off + k]);
+			}
+			printf("\n");
+		}
+		result(ok);
+	}
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void write_ktap(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f) {
+		perror(path);
+		return;
+	}
+	fprintf(f, "KTAP version 1\n1..%d\n", nr_groups);
+	for (i = 0; i < nr_groups; i++) {
+		fprintf(f, "# %s: %u passed, %u failed\n", groups[i].name,
+			groups[i].pass, groups[i].fail);
+		fprintf(f, "%s %d %s\n", groups[i].fail ? "not ok" : "ok", i + 1,
+			groups[i].name);
+	}
+	fprintf(f, "# %u passed, %u failed\n", n_pass, n_fail);
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seed = 1;
+	unsigned int nrand = 3000;
+	const char *ktap = NULL;
+	unsigned long hint;
+	int opt, i;
+
+	while ((opt = getopt(argc, argv, "s:n:k:vh")) != -1) {
+		switch (opt) {
+		case 's':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			nrand = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			ktap = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-s seed] [-n random_shapes] [-k ktap_file] [-v]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	/* near the non-PIE text so that rel32 calls reach the mocks */
+	for (hint = 0x10000000UL; hint < 0x70000000UL && !xmem; hint += 0x1000000UL)
+		xmem = map_near(hint);
+	if (!xmem) {
+		fprintf(stderr, "cannot map executable memory near the harness\n");
+		return 2;
+	}
+	setup_signals();
+	make_flagsets();
+
+	encoders();
+	refusals();
+	systematic();
+	random_shapes(nrand);
+
+	for (i = 0; i < nr_groups; i++)
+		printf("%-22s %u passed, %u failed\n", groups[i].name,
+		       groups[i].pass, groups[i].fail);
+	printf("seed %lu; shapes run: %u systematic, %u random\n", seed,
+	       groups[2].pass + groups[2].fail, groups[3].pass + groups[3].fail);
+	if (ktap)
+		write_ktap(ktap);
+	printf("%u passed, %u failed\n", n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace stand-in for arch-common/tramp_env.h, force-included (-include)
+ * by the conformance harness build.  It uses the same include guard, so the
+ * kernel version is skipped when tramp_ir.h includes it, and the IR and
+ * backend sources compile unchanged against the mock structures below.  The
+ * structures carry only the fields the IR's accessors need; the functions
+ * declared here are the harness's mocks.
+ */
+#ifndef TRAMP_ENV_H
+#define TRAMP_ENV_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef ENOTSUPP
+#define ENOTSUPP	524	/* kernel-internal, not in libc's errno.h */
+#endif
+
+/* include/linux/bpf.h, 6.1 */
+#define MAX_BPF_FUNC_ARGS		12
+#define BTF_FMODEL_STRUCT_ARG		(1U << 0)
+#define BPF_TRAMP_F_RESTORE_REGS	(1U << 0)
+#define BPF_TRAMP_F_CALL_ORIG		(1U << 1)
+#define BPF_TRAMP_F_SKIP_FRAME		(1U << 2)
+#define BPF_TRAMP_F_IP_ARG		(1U << 3)
+#define BPF_TRAMP_F_RET_FENTRY_RET	(1U << 4)
+#define BPF_TRAMP_F_ORIG_STACK		(1U << 5)
+#define BPF_TRAMP_F_SHARE_IPMODIFY	(1U << 6)
+#define BPF_TRAMP_F_TAIL_CALL_CTX	(1U << 7)
+#define BPF_MAX_TRAMP_LINKS		38
+
+enum bpf_tramp_prog_type {
+	BPF_TRAMP_FENTRY,
+	BPF_TRAMP_FEXIT,
+	BPF_TRAMP_MODIFY_RETURN,
+	BPF_TRAMP_MAX,
+	BPF_TRAMP_REPLACE,
+};
+
+struct btf_func_model {
+	u8 ret_size;
+	u8 nr_args;
+	u8 arg_size[MAX_BPF_FUNC_ARGS];
+	u8 arg_flags[MAX_BPF_FUNC_ARGS];
+};
+
+/* The mock program: what the kernel derives from type and aux, as flags. */
+struct bpf_prog {
+	bool sleepable;		/* prog->aux->sleepable */
+	bool check_recur;	/* bpf_prog_check_recur(prog) */
+	bool lsm_cgroup;	/* LSM program attached as BPF_LSM_CGROUP */
+	bool jited;
+	void *bpf_func;
+	const void *insnsi;
+	int idx;		/* harness: index in the shape */
+};
+
+struct bpf_link {
+	struct bpf_prog *prog;
+};
+
+struct bpf_tramp_link {
+	struct bpf_link link;
+	u64 cookie;
+};
+
+struct bpf_tramp_links {
+	struct bpf_tramp_link *links[BPF_MAX_TRAMP_LINKS];
+	int nr_links;
+};
+
+struct bpf_tramp_image {
+	void *image;
+	void *ip_after_call;
+	void *ip_epilogue;
+};
+
+struct bpf_run_ctx {};
+
+struct bpf_tramp_run_ctx {
+	struct bpf_run_ctx run_ctx;
+	u64 bpf_cookie;
+	struct bpf_run_ctx *saved_run_ctx;
+};
+
+enum tramp_kind {
+	TRAMP_KIND_NORMAL,
+	TRAMP_KIND_SLEEPABLE,
+	TRAMP_KIND_RECUR,
+	TRAMP_KIND_SLEEPABLE_RECUR,
+	TRAMP_KIND_LSM_CGROUP,
+	TRAMP_KIND_NR,
+};
+
+/* Mocks in harness.c. */
+void *tramp_env_enter_fn(enum tramp_kind k);
+void *tramp_env_exit_fn(enum tramp_kind k);
+bool tramp_env_cfi_landing_pad(void);
+void *tramp_env_return_thunk(void);
+bool tramp_env_sls(void);
+void *tramp_env_tramp_enter_fn(void);
+void *tramp_env_tramp_exit_fn(void);
+extern int conf_env_quiet;
+
+static inline struct bpf_prog *tramp_env_link_prog(const struct bpf_tramp_link *l)
+{
+	return l->link.prog;
+}
+
+static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
+{
+	return l->cookie;
+}
+
+static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
+{
+	return p->sleepable;
+}
+
+static inline bool tramp_env_prog_check_recur(const struct bpf_prog *p)
+{
+	return p->check_recur;
+}
+
+static inline bool tramp_env_prog_lsm_cgroup(const struct bpf_prog *p)
+{
+	return p->lsm_cgroup;
+}
+
+static inline void *tramp_env_prog_func(const struct bpf_prog *p)
+{
+	return p->bpf_func;
+}
+
+static inline const void *tramp_env_prog_insnsi(const struct bpf_prog *p)
+{
+	return p->jited ? NULL : p->insnsi;
+}
+
+static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
+					   void *ip_after_call,
+					   void *ip_epilogue)
+{
+	im->ip_after_call = ip_after_call;
+	im->ip_epilogue = ip_epilogue;
+}
+
+#define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
+#define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
+
+static inline void *tramp_env_zalloc(size_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+static inline void tramp_env_free(void *p)
+{
+	free(p);
+}
+
+#define tramp_env_err(fmt, ...)						\
+	do {								\
+		if (!conf_env_quiet)					\
+			fprintf(stderr, "bpf trampoline: " fmt, ##__VA_ARGS__); \
+	} while (0)
+
+#endif /* TRAMP_ENV_H */
