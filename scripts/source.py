@@ -156,6 +156,8 @@ def commit_message(p):
         if not os.path.exists(path):
             die("%s: body file %s missing" % (p["where"], p["body"]))
         msg += "\n" + open(path).read().rstrip() + "\n"
+    if "Signed-off-by:" not in msg:
+        msg += "\nSigned-off-by: %s <%s>\n" % AUTHOR
     return msg
 
 
