@@ -720,6 +720,22 @@ static bool run_shape(struct shape *s)
 	if (n != size || memcmp(copy, image, size))
 		errf("tramp_ir_prepare: %d bytes or content differ from %d\n", n, size);
 
+	/* the slots programs can see sit where stock 6.1 x86 puts them */
+	{
+		int save_ret = !!(s->flags & (BPF_TRAMP_F_CALL_ORIG |
+					      BPF_TRAMP_F_RET_FENTRY_RET));
+		u32 regs_off = save_ret * 8 + s->nr_regs * 8;
+		u32 nregs_off = regs_off + 8;
+		u32 ip_off = nregs_off + (s->flags & BPF_TRAMP_F_IP_ARG ? 8 : 0);
+		u32 run_ctx_off = ip_off + 16;
+
+		if (ir.frame.args_off != regs_off || ir.frame.nregs_off != nregs_off ||
+		    (ir.frame.ip_off && ir.frame.ip_off != ip_off) ||
+		    ir.frame.run_ctx_off != run_ctx_off ||
+		    (save_ret && ir.frame.ret_off != 8))
+			errf("frame differs from stock: regs %u nregs %u ip %u run_ctx %u\n",
+			     regs_off, nregs_off, ip_off, run_ctx_off);
+	}
 	if (s->cfi && memcmp(image, "\xf3\x0f\x1e\xfa", 4))
 		errf("no endbr64 at the trampoline entry\n");
 	if (s->flags & BPF_TRAMP_F_CALL_ORIG) {
