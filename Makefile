@@ -15,6 +15,8 @@ SHELL := /bin/bash
 ROOT := $(CURDIR)
 BUILD := $(ROOT)/build
 ARCHS := x86_64 arm64
+# Backends the userspace conformance suite runs (natively or in qemu-user).
+CONF_ARCHS := x86_64
 ARCH ?= x86_64
 VARIANT ?= patched
 T ?=
@@ -26,13 +28,14 @@ export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest bench run test patches \
-	checkpatch clean distclean summary check-arch
+	checkpatch clean distclean summary check-arch conformance
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
 	@echo "make test                      CI: stock+patched x $(ARCHS), final line 'N passed, M failed, K skipped'"
 	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
 	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount"
+	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
@@ -61,6 +64,15 @@ kernel: check-arch source
 user: check-arch
 	@scripts/build-guest.sh $(VARIANT) $(ARCH)
 
+conformance: deps
+	@case " $(CONF_ARCHS) " in *" $(ARCH) "*) ;; *) \
+		echo "no conformance suite for ARCH=$(ARCH) yet (have: $(CONF_ARCHS))" >&2; \
+		exit 2;; esac
+	@mkdir -p $(BUILD)/results
+	@echo "[conformance $(ARCH)] building and running the trampoline IR suite"
+	@$(MAKE) -s -C selftests/conformance ARCH=$(ARCH) run \
+		KTAP=$(BUILD)/results/conformance-$(ARCH).ktap
+
 vmtest: kernel user
 	@scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
 
@@ -76,6 +88,7 @@ run: source
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
+	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \
 		echo "=== $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s vmtest VARIANT=$$v ARCH=$$a || true; done; done

@@ -9,6 +9,10 @@ const struct tramp_target tramp_target_x86 = {
 	.name = "x86_64",
 	/* six argument registers; stock 6.1 refuses more with -ENOTSUPP */
 	.max_reg_args = 6,
+	/* structs of up to 16 bytes, in one or two registers */
+	.struct_args = true,
+	/* stock: -EFAULT when less than BPF_INSN_SAFETY bytes stay free */
+	.image_full_err = -EFAULT,
 	/* the kernel keeps 8-byte stack alignment (-mpreferred-stack-boundary=3) */
 	.frame_align = 8,
 	/* RBX, which holds enter's result across the program call */

@@ -68,6 +68,7 @@ def main():
                 named.append("%s %s/%s %s: %s" % (
                     "XFAIL" if status == "xfail" else "SKIP", arch, v, c,
                     why))
+    total = "?"
     conf = sorted(f for f in os.listdir(RESULTS)
                   if f.startswith("conformance-") and f.endswith(".ktap")) \
         if os.path.isdir(RESULTS) else []
@@ -86,6 +87,11 @@ def main():
                                ("-" if r else "no result"))
         print(row)
     for f in conf:
+        for line in open(os.path.join(RESULTS, f)):
+            m = re.match(r"^# (\d+ passed, \d+ failed.*)$", line)
+            if m:
+                total = m.group(1)
+        print("%s: %s checks" % (f[:-5], total))
         res, _ = read_ktap(os.path.join(RESULTS, f))
         for c, (status, why) in res.items():
             if status == "pass":

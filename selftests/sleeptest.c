@@ -15,6 +15,7 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include "rejects.skel.h"
 #include "sections.skel.h"
 #include "bench.skel.h"
+#include "attach.skel.h"
 
 #if defined(__x86_64__)
 #define SYSCALL_PREFIX "__x64_sys_"
@@ -642,6 +644,251 @@ static void test_section_names_sleepable(void)
 	}
 }
 
+/* Attach-mechanism tests: worker threads calling getpgid on each CPU. */
+struct syscall_workers {
+	pthread_t thread[2];
+	volatile int stop;
+	volatile long calls[2];
+};
+
+static void *syscall_worker(void *arg)
+{
+	struct syscall_workers *w = arg;
+	int me = pthread_self() == w->thread[1];
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(me, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	while (!w->stop) {
+		syscall(__NR_getpgid, 0);
+		w->calls[me]++;
+	}
+	return NULL;
+}
+
+static void workers_start(struct syscall_workers *w)
+{
+	memset(w, 0, sizeof(*w));
+	pthread_create(&w->thread[0], NULL, syscall_worker, w);
+	pthread_create(&w->thread[1], NULL, syscall_worker, w);
+}
+
+static void workers_stop(struct syscall_workers *w)
+{
+	w->stop = 1;
+	pthread_join(w->thread[0], NULL);
+	pthread_join(w->thread[1], NULL);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait up to 2 s for *counter to pass start: the program is running. */
+static int counter_moves(volatile long *counter, long start)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (*counter > start)
+			return 1;
+		sleep_ms(10);
+	}
+	return 0;
+}
+
+static struct attach *attach_open_load(void)
+{
+	struct attach *skel = attach__open();
+	struct bpf_program *p;
+
+	if (!CHECK(skel, "open failed"))
+		return NULL;
+	skel->bss->monitored_pid = getpid();
+	bpf_object__for_each_program(p, skel->obj)
+		if (strcmp(bpf_program__section_name(p), "kprobe"))
+			bpf_program__set_attach_target(p, 0, sys_fn("getpgid"));
+	if (!CHECK_ERR(attach__load(skel), "load")) {
+		attach__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/*
+ * Attach, replace and detach trampolines on a function both CPUs keep
+ * calling: each change regenerates the trampoline and repoints the call
+ * site while it is in use.
+ */
+static void test_attach_detach_while_running(void)
+{
+	struct bpf_link *l_fentry, *l_sleep, *l_fexit;
+	struct syscall_workers w;
+	struct attach *skel;
+	long seen, before;
+	int round, err = 0;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	workers_start(&w);
+	for (round = 0; round < 10 && !case_failed; round++) {
+		seen = skel->bss->fentry_hits;
+		l_fentry = bpf_program__attach(skel->progs.count_fentry);
+		if (!l_fentry) {
+			err = -errno;
+			break;
+		}
+		CHECK(counter_moves(&skel->bss->fentry_hits, seen),
+		      "round %d: fentry does not run", round);
+		/* A second and third program: the trampoline is replaced. */
+		seen = skel->bss->fentry_s_hits;
+		l_sleep = bpf_program__attach(skel->progs.count_fentry_s);
+		l_fexit = bpf_program__attach(skel->progs.count_fexit);
+		if (!l_sleep || !l_fexit) {
+			err = -errno;
+			bpf_link__destroy(l_sleep);
+			bpf_link__destroy(l_fexit);
+			bpf_link__destroy(l_fentry);
+			break;
+		}
+		CHECK(counter_moves(&skel->bss->fentry_s_hits, seen),
+		      "round %d: fentry.s does not run", round);
+		seen = skel->bss->fexit_hits;
+		CHECK(counter_moves(&skel->bss->fexit_hits, seen),
+		      "round %d: fexit does not run", round);
+		/* Detach the oldest first, then the rest. */
+		bpf_link__destroy(l_fentry);
+		seen = skel->bss->fentry_s_hits;
+		CHECK(counter_moves(&skel->bss->fentry_s_hits, seen),
+		      "round %d: fentry.s stopped after fentry left", round);
+		bpf_link__destroy(l_sleep);
+		bpf_link__destroy(l_fexit);
+	}
+	CHECK_ERR(err, "attach");
+	/* Nothing attached: no program may run any more. */
+	before = skel->bss->fentry_hits + skel->bss->fentry_s_hits +
+		 skel->bss->fexit_hits;
+	sleep_ms(100);
+	CHECK(skel->bss->fentry_hits + skel->bss->fentry_s_hits +
+	      skel->bss->fexit_hits == before,
+	      "programs still run after detach");
+	workers_stop(&w);
+	CHECK(w.calls[0] > 0 && w.calls[1] > 0, "worker calls %ld and %ld",
+	      w.calls[0], w.calls[1]);
+	diag("%d rounds; worker calls %ld and %ld; fentry %ld, fentry.s %ld, "
+	     "fexit %ld", round, w.calls[0], w.calls[1],
+	     skel->bss->fentry_hits, skel->bss->fentry_s_hits,
+	     skel->bss->fexit_hits);
+	attach__destroy(skel);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (int)strlen(text) ? 0 : -EIO;
+}
+
+/* Lines of the function tracer's buffer that name fn. */
+static long trace_count(const char *fn)
+{
+	FILE *f = fopen("/sys/kernel/tracing/trace", "r");
+	char line[512];
+	long n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, fn))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* The function tracer and a trampoline on the same function: both fire. */
+static void test_function_tracer_and_trampoline(void)
+{
+	const char *fn = sys_fn("getpgid");
+	const int calls = 20;
+	struct attach *skel;
+	long traced;
+	int i;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	if (!CHECK_ERR(write_file("/sys/kernel/tracing/set_ftrace_filter", fn),
+		       "set_ftrace_filter") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/trace", ""),
+		       "clear trace") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+				  "function"), "function tracer"))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_fentry,
+				   &skel->links.count_fentry), "attach fentry") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
+				   &skel->links.count_fexit), "attach fexit"))
+		goto out_tracer;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	write_file("/sys/kernel/tracing/tracing_on", "0");
+	traced = trace_count(fn);
+	write_file("/sys/kernel/tracing/tracing_on", "1");
+	CHECK(skel->bss->fentry_hits == calls, "fentry ran %ld times for %d",
+	      skel->bss->fentry_hits, calls);
+	CHECK(skel->bss->fexit_hits == calls, "fexit ran %ld times for %d",
+	      skel->bss->fexit_hits, calls);
+	CHECK(traced >= calls, "function tracer logged %ld calls of %s, want "
+	      ">= %d", traced, fn, calls);
+out_tracer:
+	write_file("/sys/kernel/tracing/current_tracer", "nop");
+out:
+	write_file("/sys/kernel/tracing/set_ftrace_filter", "");
+	attach__destroy(skel);
+}
+
+/* A kprobe and trampolines on the same function: all fire. */
+static void test_kprobe_and_trampoline(void)
+{
+	const int calls = 20;
+	struct attach *skel;
+	int i;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	skel->links.count_kprobe =
+		bpf_program__attach_kprobe(skel->progs.count_kprobe, false,
+					   sys_fn("getpgid"));
+	if (!CHECK_ERR(skel->links.count_kprobe ? 0 : -errno,
+		       "attach kprobe") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fentry_s,
+				   &skel->links.count_fentry_s),
+		       "attach fentry.s") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
+				   &skel->links.count_fexit), "attach fexit"))
+		goto out;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	CHECK(skel->bss->kprobe_hits == calls, "kprobe ran %ld times for %d",
+	      skel->bss->kprobe_hits, calls);
+	CHECK(skel->bss->fentry_s_hits == calls, "fentry.s ran %ld times for %d",
+	      skel->bss->fentry_s_hits, calls);
+	CHECK(skel->bss->fexit_hits == calls, "fexit ran %ld times for %d",
+	      skel->bss->fexit_hits, calls);
+out:
+	attach__destroy(skel);
+}
+
 struct test_case {
 	const char *name;
 	void (*fn)(void);
@@ -664,6 +911,10 @@ static const struct test_case cases[] = {
 	{ "reject_sleepable_lpm_trie", test_reject_sleepable_lpm_trie },
 	{ "sleepable_allowed_maps_load", test_sleepable_allowed_maps_load },
 	{ "section_names_sleepable", test_section_names_sleepable },
+	{ "attach_detach_while_running", test_attach_detach_while_running },
+	{ "function_tracer_and_trampoline",
+	  test_function_tracer_and_trampoline },
+	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))

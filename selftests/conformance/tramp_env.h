@@ -70,8 +70,11 @@ struct bpf_prog {
 	int idx;		/* harness: index in the shape */
 };
 
+#define BPF_LINK_TYPE_STRUCT_OPS	9
+
 struct bpf_link {
 	struct bpf_prog *prog;
+	int type;		/* enum bpf_link_type */
 };
 
 struct bpf_tramp_link {
@@ -125,6 +128,11 @@ static inline struct bpf_prog *tramp_env_link_prog(const struct bpf_tramp_link *
 static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
 {
 	return l->cookie;
+}
+
+static inline bool tramp_env_link_struct_ops(const struct bpf_tramp_link *l)
+{
+	return l->link.type == BPF_LINK_TYPE_STRUCT_OPS;
 }
 
 static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
