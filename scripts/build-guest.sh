@@ -14,15 +14,22 @@ t0=$(date +%s)
 mkdir -p "$out"
 make -s -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
 	TARGET_ARCH="$arch"
+# The test module, built against this kernel (out of tree, with its BTF).
+. "$root/scripts/arch.sh" "$arch"
+mod=$out/module
+mkdir -p "$mod"
+cp "$root"/selftests/module/{Kbuild,sleeptest_mod.c} "$mod/"
+make -s -C "$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" M="$mod" modules \
+	>"$mod/build.log" 2>&1 || { cat "$mod/build.log"; exit 1; }
 case $arch in
 x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 esac
 mv "$out/cases.txt.tmp" "$out/cases.txt"
 if [ ! -f "$out/initramfs.cpio.gz" ] ||
-	[ -n "$(find "$out/sleeptest" "$root/scripts/guest-init.sh" \
+	[ -n "$(find "$out/sleeptest" "$mod/sleeptest_mod.ko" "$root/scripts/guest-init.sh" \
 		"$root/scripts/mkinitramfs.sh" -newer "$out/initramfs.cpio.gz")" ]; then
 	"$root/scripts/mkinitramfs.sh" "$arch" "$out/sleeptest" \
-		"$out/initramfs.cpio.gz"
+		"$out/initramfs.cpio.gz" "$mod/sleeptest_mod.ko"
 fi
 echo "[guest $variant-$arch $(( $(date +%s) - t0 ))s] $out/initramfs.cpio.gz ($(wc -l < "$out/cases.txt") cases)"

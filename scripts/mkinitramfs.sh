@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs: a static busybox, the test program and /init.
-# Usage: mkinitramfs.sh ARCH TESTBIN OUT.cpio.gz
+# Usage: mkinitramfs.sh ARCH TESTBIN OUT.cpio.gz [EXTRA-FILE...]
+# Extra files (the test module) land in /.
 set -euo pipefail
 arch=$1 testbin=$2 out=$3
+shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 
@@ -20,6 +22,7 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp}
 cp "$busybox" "$stage/bin/busybox"
 cp "$testbin" "$stage/sleeptest"
 cp "$root/scripts/guest-init.sh" "$stage/init"
+for f in "$@"; do cp "$f" "$stage/"; done
 chmod +x "$stage/init"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 |
 	gzip -n -1) > "$out.tmp"

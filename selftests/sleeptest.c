@@ -40,6 +40,7 @@
 #include "sections.skel.h"
 #include "bench.skel.h"
 #include "attach.skel.h"
+#include "modfunc.skel.h"
 
 #if defined(__x86_64__)
 #define SYSCALL_PREFIX "__x64_sys_"
@@ -889,6 +890,46 @@ out:
 	attach__destroy(skel);
 }
 
+/* fentry.s and fexit on a function of a module loaded for the test. */
+static void test_module_function(void)
+{
+	struct modfunc *skel = NULL;
+	int fd, err;
+
+	fd = open("/sleeptest_mod.ko", O_RDONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "/sleeptest_mod.ko: %s", strerror(errno)))
+		return;
+	err = syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	if (!CHECK(!err || errno == EEXIST, "finit_module: %s",
+		   strerror(errno)))
+		return;
+	skel = modfunc__open();
+	if (!CHECK(skel, "open failed"))
+		goto out;
+	skel->bss->monitored_pid = getpid();
+	if (!CHECK_ERR(modfunc__load(skel), "load") ||
+	    !CHECK_ERR(modfunc__attach(skel), "attach"))
+		goto out;
+	fd = open("/sys/kernel/debug/sleeptest_mod/trigger",
+		  O_WRONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "trigger: %s", strerror(errno)))
+		goto out;
+	CHECK(write(fd, "12345", 5) == 5, "trigger write: %s",
+	      strerror(errno));
+	close(fd);
+	CHECK(skel->data->entry_arg == 5, "fentry.s saw len %ld, want 5",
+	      skel->data->entry_arg);
+	CHECK(skel->data->exit_ret == 11 && skel->bss->calls == 1,
+	      "fexit saw return %ld in %d calls, want 11 in 1",
+	      skel->data->exit_ret, skel->bss->calls);
+out:
+	modfunc__destroy(skel);
+	/* Unloading works once the trampolines are gone. */
+	CHECK(!syscall(__NR_delete_module, "sleeptest_mod", O_NONBLOCK),
+	      "delete_module: %s", strerror(errno));
+}
+
 struct test_case {
 	const char *name;
 	void (*fn)(void);
@@ -915,6 +956,7 @@ static const struct test_case cases[] = {
 	{ "function_tracer_and_trampoline",
 	  test_function_tracer_and_trampoline },
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
+	{ "module_function", test_module_function },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Conformance harness for the BPF trampoline IR and its x86-64 backend.
+ * Conformance harness for the BPF trampoline IR and its backends.
  *
- * Compiles the same arch-common/ and arch-x86/ sources as the kernel, builds
+ * Compiles the same arch-common/ and arch-<arch>/ sources as the kernel, builds
  * trampolines for a systematic and a seeded random set of shapes, and runs
  * the emitted code natively: the enter/exit functions, __bpf_tramp_enter/
  * exit, the BPF programs and the traced function are mocks that log what
@@ -19,13 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "x86.h"
-
-/* thunk.S */
-u64 conf_call(void *fn, const u64 *regs, u64 tcc, u64 *out);
-void conf_orig_asm(void);
-void conf_return_thunk(void);
-extern u64 conf_orig_rax, conf_thunk_count;
+#include "conf_arch.h"
 
 int conf_env_quiet;
 static bool env_cfi, env_rethunk, env_sls;
@@ -80,7 +74,7 @@ static void result(bool ok)
 static char errbuf[8192];
 static size_t errlen;
 
-static void errf(const char *fmt, ...)
+void errf(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -105,12 +99,6 @@ struct mprog {
 	u64 ret;		/* what the program returns */
 };
 
-enum style {
-	STYLE_SITE,		/* called from the patched call at func entry */
-	STYLE_DIRECT,		/* called instead of the function */
-	STYLE_STRUCT_OPS,	/* no im, no function */
-};
-
 struct shape {
 	u32 flags;
 	int style;
@@ -119,8 +107,9 @@ struct shape {
 	struct mprog p[MAXP];	/* in execution order: fentry, fmod_ret, fexit */
 	int np;
 	bool cfi, rethunk, sls;
+	unsigned int variant;	/* picks among the arch's ways to enter */
 	u32 skew;		/* image start offset, exercises ALIGN */
-	u64 args[6], orig_ret, tcc;
+	u64 args[CONF_MAX_ARGS], orig_ret, tcc;
 	const void *func_addr;
 	struct bpf_tramp_image *im;
 };
@@ -324,10 +313,12 @@ static void *const prog_fns[40] = {
 };
 
 /* The traced function's body, reached through conf_orig_asm. */
-u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5);
-u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
+u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+		u64 a7);
+u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5, u64 a6,
+		u64 a7)
 {
-	u64 a[6] = { a0, a1, a2, a3, a4, a5 };
+	u64 a[CONF_MAX_ARGS] = { a0, a1, a2, a3, a4, a5, a6, a7 };
 	int i;
 
 	log_ev(EV_ORIG, 0, -1, 0);
@@ -336,9 +327,9 @@ u64 conf_orig_c(u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5)
 			errf("orig: arg %d = %#llx, want %#llx\n", i,
 			     (unsigned long long)a[i],
 			     (unsigned long long)cur->args[i]);
-	if ((cur->flags & BPF_TRAMP_F_TAIL_CALL_CTX) && conf_orig_rax != cur->tcc)
+	if ((cur->flags & BPF_TRAMP_F_TAIL_CALL_CTX) && conf_orig_tcc != cur->tcc)
 		errf("orig: tail call counter %#llx, want %#llx\n",
-		     (unsigned long long)conf_orig_rax,
+		     (unsigned long long)conf_orig_tcc,
 		     (unsigned long long)cur->tcc);
 	return cur->orig_ret;
 }
@@ -466,7 +457,7 @@ static void setup_signals(void)
 }
 
 /* RWX memory within rel32 reach of the (non-PIE) harness text. */
-static u8 *map_near(unsigned long hint)
+u8 *conf_map_near(unsigned long hint)
 {
 	void *p = mmap((void *)hint, XMEM_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
@@ -490,8 +481,8 @@ static void disassemble(const u8 *code, u32 len, unsigned long vma)
 	}
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "objdump -D -b binary -m i386:x86-64 -M intel --adjust-vma=%#lx %s"
-		 " | tail -n +8 >&2", vma, path);
+		 "%s --adjust-vma=%#lx %s | tail -n +8 >&2",
+		 conf_objdump_args, vma, path);
 	fflush(stdout);
 	if (system(cmd))
 		fprintf(stderr, "(objdump failed)\n");
@@ -571,21 +562,16 @@ static void links_of(struct shape *s, struct bpf_tramp_links *tl)
 		mp->prog.bpf_func = prog_fns[i];
 		mp->prog.insnsi = (const void *)(0x1000UL + i);
 		mp->link.link.prog = &mp->prog;
+		mp->link.link.type = s->style == STYLE_STRUCT_OPS ?
+				     BPF_LINK_TYPE_STRUCT_OPS : 0;
 		l->links[l->nr_links++] = &mp->link;
 	}
 }
 
 static bool exec_once(struct shape *s, void *entry, bool retired)
 {
-	static const u64 sentinel[6] = {
-		0x5a5a00000000b0b0ULL, 0x5a5a00000000b1b1ULL,
-		0x5a5a00000000b2b2ULL, 0x5a5a00000000b3b3ULL,
-		0x5a5a00000000b4b4ULL, 0x5a5a00000000b5b5ULL,
-	};
-	static const char *const names[6] = {
-		"rbx", "rbp", "r12", "r13", "r14", "r15",
-	};
-	u64 out[8], ret, want;
+	u64 sentinel[CONF_MAX_SAVED], out[CONF_MAX_SAVED + 2], ret, want;
+	int ns = conf_nr_saved;
 	bool ret_known;
 	size_t errstart = errlen;
 	int i, sig;
@@ -593,7 +579,8 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 	nev = 0;
 	ctx_seen = NULL;
 	current_run_ctx = NULL;
-	conf_orig_rax = 0;
+	conf_orig_tcc = 0;
+	conf_arch_saved_want(sentinel, s->tcc);
 	conf_thunk_count = 0;
 	memset(enter_rc, 0, sizeof(enter_rc));
 
@@ -624,13 +611,13 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 			     ev_names[a->type], a->prog, (unsigned long long)a->v,
 			     (unsigned long long)e->v);
 	}
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < ns; i++)
 		if (out[i] != sentinel[i])
-			errf("%s not preserved: %#llx\n", names[i],
+			errf("%s not preserved: %#llx\n", conf_saved_names[i],
 			     (unsigned long long)out[i]);
-	if (out[6] != out[7])
-		errf("rsp after return %#llx, before call %#llx\n",
-		     (unsigned long long)out[6], (unsigned long long)out[7]);
+	if (out[ns] != out[ns + 1])
+		errf("sp after return %#llx, before call %#llx\n",
+		     (unsigned long long)out[ns], (unsigned long long)out[ns + 1]);
 	if (ret_known && ret != want)
 		errf("returned %#llx, want %#llx\n", (unsigned long long)ret,
 		     (unsigned long long)want);
@@ -641,8 +628,6 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 		errf("run ctx not restored after the last exit\n");
 	return errlen == errstart;
 }
-
-static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 /* Build, emit, check statically, run, and for CALL_ORIG run retired too. */
 static bool run_shape(struct shape *s)
@@ -663,35 +648,15 @@ static bool run_shape(struct shape *s)
 	env_sls = s->sls;
 	links_of(s, tl);
 
-	/* the traced function: [endbr64]; call trampoline; jmp body */
-	memset(stub, 0xcc, 64);
-	n = 0;
-	if (s->cfi)
-		n += x86_endbr64(stub);
-	n += x86_call_rel(stub + n, stub + n, image);
-	x86_jmp_rel(stub + n, stub + n, conf_orig_asm);
-
+	/* the traced function or call site that enters the trampoline */
+	conf_arch_protect(xmem, XMEM_SIZE, false);
+	entry = conf_arch_entry(s->style, stub, image, s->cfi, s->variant,
+				&s->func_addr);
 	memset(&cur_im, 0, sizeof(cur_im));
-	switch (s->style) {
-	case STYLE_SITE:
-		s->func_addr = stub;
-		s->im = &cur_im;
-		entry = stub;
-		break;
-	case STYLE_DIRECT:
-		s->func_addr = (const void *)conf_orig_asm;
-		s->im = &cur_im;
-		entry = image;
-		break;
-	default:
-		s->func_addr = NULL;
-		s->im = NULL;
-		entry = image;
-		break;
-	}
+	s->im = s->style == STYLE_STRUCT_OPS ? NULL : &cur_im;
 
 	memset(xmem + 4096, 0xcc, IMAGE_MAX + 64);
-	err = tramp_ir_build(&ir, &tramp_target_x86, s->im, &s->m, s->flags, tl,
+	err = tramp_ir_build(&ir, conf_target, s->im, &s->m, s->flags, tl,
 			     (void *)s->func_addr);
 	if (err) {
 		errf("tramp_ir_build: %d\n", err);
@@ -715,41 +680,19 @@ static bool run_shape(struct shape *s)
 
 	/* the kernel entry point must produce the very same bytes */
 	memcpy(copy, image, size);
-	n = tramp_ir_prepare(&tramp_target_x86, s->im, image, image + IMAGE_MAX,
+	n = tramp_ir_prepare(conf_target, s->im, image, image + IMAGE_MAX,
 			     &s->m, s->flags, tl, (void *)s->func_addr);
 	if (n != size || memcmp(copy, image, size))
 		errf("tramp_ir_prepare: %d bytes or content differ from %d\n", n, size);
 
-	/* the slots programs can see sit where stock 6.1 x86 puts them */
-	{
-		int save_ret = !!(s->flags & (BPF_TRAMP_F_CALL_ORIG |
-					      BPF_TRAMP_F_RET_FENTRY_RET));
-		u32 regs_off = save_ret * 8 + s->nr_regs * 8;
-		u32 nregs_off = regs_off + 8;
-		u32 ip_off = nregs_off + (s->flags & BPF_TRAMP_F_IP_ARG ? 8 : 0);
-		u32 run_ctx_off = ip_off + 16;
-
-		if (ir.frame.args_off != regs_off || ir.frame.nregs_off != nregs_off ||
-		    (ir.frame.ip_off && ir.frame.ip_off != ip_off) ||
-		    ir.frame.run_ctx_off != run_ctx_off ||
-		    (save_ret && ir.frame.ret_off != 8))
-			errf("frame differs from stock: regs %u nregs %u ip %u run_ctx %u\n",
-			     regs_off, nregs_off, ip_off, run_ctx_off);
-	}
-	if (s->cfi && memcmp(image, "\xf3\x0f\x1e\xfa", 4))
-		errf("no endbr64 at the trampoline entry\n");
-	if (s->flags & BPF_TRAMP_F_CALL_ORIG) {
-		u8 *ac = cur_im.ip_after_call, *ep = cur_im.ip_epilogue;
-
-		if (ac != image + ir.label_off[TRAMP_LABEL_AFTER_CALL] ||
-		    ep != image + ir.label_off[TRAMP_LABEL_EPILOGUE])
-			errf("ip_after_call/ip_epilogue not published\n");
-		else if (memcmp(ac, nop5, 5))
-			errf("ip_after_call is not x86_nops[5]\n");
-	}
-	if (ir.label_off[TRAMP_LABEL_DO_FEXIT] >= 0 &&
-	    ((unsigned long)image + ir.label_off[TRAMP_LABEL_DO_FEXIT]) & 15)
-		errf("fmod_ret branch target not 16-byte aligned\n");
+	if ((s->flags & BPF_TRAMP_F_CALL_ORIG) &&
+	    (cur_im.ip_after_call != image + ir.label_off[TRAMP_LABEL_AFTER_CALL] ||
+	     cur_im.ip_epilogue != image + ir.label_off[TRAMP_LABEL_EPILOGUE]))
+		errf("ip_after_call/ip_epilogue not published\n");
+	conf_arch_check(&ir, image, s->flags, s->nr_regs, s->cfi,
+			s->flags & BPF_TRAMP_F_CALL_ORIG ? cur_im.ip_after_call : NULL);
+	__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
+	conf_arch_protect(xmem, XMEM_SIZE, s->cfi);
 
 	if (errlen == 0)
 		ok = exec_once(s, entry, false);
@@ -758,8 +701,10 @@ static bool run_shape(struct shape *s)
 
 	/* bpf_tramp_image_put(): ip_after_call becomes "jmp ip_epilogue" */
 	if (ok && (s->flags & BPF_TRAMP_F_CALL_ORIG)) {
-		x86_jmp_rel(cur_im.ip_after_call, cur_im.ip_after_call,
-			    cur_im.ip_epilogue);
+		conf_arch_protect(xmem, XMEM_SIZE, false);
+		conf_arch_retire(cur_im.ip_after_call, cur_im.ip_epilogue);
+		__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
+		conf_arch_protect(xmem, XMEM_SIZE, s->cfi);
 		ok = exec_once(s, entry, true);
 	}
 	if (!ok)
@@ -785,13 +730,6 @@ static u32 rndn(u32 n)
 {
 	return (u32)(rnd() % n);
 }
-
-/* Argument size lists; "s" ones are structs, all fit in 6 registers. */
-static const char *const arg_patterns[] = {
-	"", "8", "4", "1 2", "8 8", "16s", "8 16s", "16s 16s", "4 8 2",
-	"16s 8 16s", "8 8 8 8 8", "8 8 8 8 8 8", "1 2 4 8 16s", "16s 16s 16s",
-	"8s 4s 2 1", "16s 8 8 8 8",
-};
 
 static void set_args(struct shape *s, const char *pat)
 {
@@ -862,7 +800,7 @@ static void fill_values(struct shape *s, u32 id)
 {
 	int i;
 
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < CONF_MAX_ARGS; i++)
 		s->args[i] = 0xa000000000000000ULL | ((u64)id << 16) | (i + 1);
 	s->orig_ret = 0x0123456789000000ULL | id;
 	s->tcc = 0x7cc0 + (id & 0xff);
@@ -918,6 +856,10 @@ static void finish_shape(struct shape *s, u32 id)
 	int i;
 
 	fill_values(s, id);
+	s->variant = id;
+	/* no return thunk or SLS outside x86: draw them, then drop them */
+	if (!conf_has_rethunk)
+		s->rethunk = s->sls = false;
 	/* struct_ops programs use the plain pair: enter never returns 0 */
 	if (s->style == STYLE_STRUCT_OPS) {
 		for (i = 0; i < s->np; i++) {
@@ -938,7 +880,7 @@ static void systematic(void)
 	for (fs = 0; fs < (u32)nr_flagsets; fs++) {
 		const struct flagset *f = &flagsets[fs];
 
-		for (a = 0; a < sizeof(arg_patterns) / sizeof(arg_patterns[0]); a++) {
+		for (a = 0; a < 16; a++) {
 			for (ne = f->min_fentry; ne <= (u32)f->max_fentry; ne++) {
 				for (nm = 0; nm <= (f->callorig ? 2U : 0U); nm++) {
 					for (nx = 0; nx <= (f->callorig ? 2U : 0U); nx++) {
@@ -951,7 +893,7 @@ static void systematic(void)
 						memset(&s, 0, sizeof(s));
 						s.flags = f->flags;
 						s.style = f->style;
-						set_args(&s, arg_patterns[a]);
+						set_args(&s, conf_arg_patterns[a]);
 						add_progs(&s, BPF_TRAMP_FENTRY, ne, id);
 						add_progs(&s, BPF_TRAMP_MODIFY_RETURN, nm, id + 1);
 						add_progs(&s, BPF_TRAMP_FEXIT, nx, id + 2);
@@ -972,6 +914,8 @@ static void systematic(void)
 static void random_shapes(unsigned int count)
 {
 	static const u8 sizes[] = { 1, 2, 4, 8, 16 };
+	u32 nsizes = conf_target->struct_args ? 5 : 4;
+	int maxregs = conf_target->max_reg_args;
 	unsigned int i;
 
 	group_start("random_shapes");
@@ -984,11 +928,11 @@ static void random_shapes(unsigned int count)
 		s.flags = f->flags;
 		s.style = f->style;
 		while (s.m.nr_args < MAX_BPF_FUNC_ARGS && rndn(4)) {
-			u8 sz = sizes[rndn(5)];
+			u8 sz = sizes[rndn(nsizes)];
 
-			if (regs + (sz + 7) / 8 > 6)
+			if (regs + (sz + 7) / 8 > maxregs)
 				break;
-			if (sz == 16 || rndn(4) == 0)
+			if ((sz == 16 || rndn(4) == 0) && conf_target->struct_args)
 				s.m.arg_flags[s.m.nr_args] = BTF_FMODEL_STRUCT_ARG;
 			s.m.arg_size[s.m.nr_args++] = sz;
 			regs += (sz + 7) / 8;
@@ -1017,7 +961,7 @@ static void random_shapes(unsigned int count)
 	}
 }
 
-/* ---- refusals: the errors stock 6.1 x86 returns, two-pass check --------- */
+/* ---- refusals: the errors stock 6.1 returns, two-pass check ------------- */
 
 static int try_build(const struct tramp_target *t, struct shape *s, long cap)
 {
@@ -1043,22 +987,30 @@ static void expect_err(const char *what, int got, int want)
 /* Backend that changes a hook's size between passes: must be caught. */
 static int bad_store_ret(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	int err = x86_op_store_ret(c, op);
+	int err = conf_arch_store_ret(c, op);
 
 	if (!err && c->pass == 1) {
-		u8 b[1];
+		u8 b[16];
 
-		tramp_put(c, b, x86_nop(b, 1));
+		tramp_put(c, b, conf_arch_nop(b));
 	}
 	return err;
 }
 
 static void refusals(void)
 {
-	static const char *const too_many[] = {
+	static const char *const too_many_x86[] = {
 		"8 8 8 8 8 8 8", "16s 16s 16s 8", "16s 16s 16s 16s",
 		"1 1 1 1 1 1 1 1 1 1 1 1", "4 4 4 4 4 16s",
 	};
+	/* no struct arguments at all (stock arm64) */
+	static const char *const too_many_nostruct[] = {
+		"8 8 8 8 8 8 8 8 8", "8s", "4 8 2s", "16s",
+		"1 1 1 1 1 1 1 1 1 1 1 1",
+	};
+	const char *const *too_many = conf_target->struct_args ?
+				      too_many_x86 : too_many_nostruct;
+	const struct tramp_target *t = conf_target;
 	static struct shape s;
 	struct tramp_target bad;
 	int i, size;
@@ -1071,7 +1023,7 @@ static void refusals(void)
 		s.flags = BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_SKIP_FRAME;
 		set_args(&s, too_many[i]);
 		add_progs(&s, BPF_TRAMP_FEXIT, 1, 0);
-		expect_err(too_many[i], try_build(&tramp_target_x86, &s, IMAGE_MAX),
+		expect_err(too_many[i], try_build(t, &s, IMAGE_MAX),
 			   -ENOTSUPP);
 	}
 
@@ -1079,19 +1031,19 @@ static void refusals(void)
 	s.flags = BPF_TRAMP_F_RESTORE_REGS;
 	set_args(&s, "24s");
 	add_progs(&s, BPF_TRAMP_FENTRY, 1, 0);
-	expect_err("24-byte struct", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+	expect_err("24-byte struct", try_build(t, &s, IMAGE_MAX),
 		   -ENOTSUPP);
 	set_args(&s, "8 0");
-	expect_err("0-byte argument", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+	expect_err("0-byte argument", try_build(t, &s, IMAGE_MAX),
 		   -EINVAL);
 	set_args(&s, "8 8");
 	s.flags = BPF_TRAMP_F_RESTORE_REGS | (1U << 8);
-	expect_err("unknown flag", try_build(&tramp_target_x86, &s, IMAGE_MAX),
+	expect_err("unknown flag", try_build(t, &s, IMAGE_MAX),
 		   -EINVAL);
 	s.flags = BPF_TRAMP_F_RESTORE_REGS;
 	add_progs(&s, BPF_TRAMP_FEXIT, 1, 0);
 	expect_err("fexit without CALL_ORIG",
-		   try_build(&tramp_target_x86, &s, IMAGE_MAX), -EINVAL);
+		   try_build(t, &s, IMAGE_MAX), -EINVAL);
 
 	/* 39 links in one list */
 	memset(&s, 0, sizeof(s));
@@ -1105,7 +1057,7 @@ static void refusals(void)
 		links_of(&s, tl);
 		tl[0].nr_links = BPF_MAX_TRAMP_LINKS + 1;
 		expect_err("39 links",
-			   tramp_ir_prepare(&tramp_target_x86, &cur_im, xmem + 4096,
+			   tramp_ir_prepare(t, &cur_im, xmem + 4096,
 					    xmem + 4096 + IMAGE_MAX, &s.m, s.flags,
 					    tl, (void *)conf_orig_asm), -EINVAL);
 	}
@@ -1116,66 +1068,58 @@ static void refusals(void)
 	set_args(&s, "8 8");
 	add_progs(&s, BPF_TRAMP_FENTRY, 2, 0);
 	add_progs(&s, BPF_TRAMP_FEXIT, 2, 0);
-	size = try_build(&tramp_target_x86, &s, IMAGE_MAX);
+	size = try_build(t, &s, IMAGE_MAX);
 	expect_err("image exactly large enough",
-		   try_build(&tramp_target_x86, &s, size + 64), size);
+		   try_build(t, &s, size + t->tail_reserve), size);
 	expect_err("image one byte short",
-		   try_build(&tramp_target_x86, &s, size + 63), -EFAULT);
+		   try_build(t, &s, size + t->tail_reserve - 1),
+		   t->image_full_err);
 
 	/* the stub backend supports nothing */
 	expect_err("stub backend", try_build(&tramp_target_stub, &s, IMAGE_MAX),
 		   -ENOTSUPP);
 
 	/* a backend whose passes disagree is refused loudly */
-	bad = tramp_target_x86;
+	bad = *t;
 	bad.op[TRAMP_OP_STORE_RET] = bad_store_ret;
 	expect_err("two passes disagree", try_build(&bad, &s, IMAGE_MAX), -EFAULT);
-	bad = tramp_target_x86;
+	bad = *t;
 	bad.op[TRAMP_OP_PATCH_SITE] = NULL;
 	expect_err("missing hook", try_build(&bad, &s, IMAGE_MAX), -ENOTSUPP);
 
-	/* calls out of rel32 reach fail like stock's emit_call() */
+	/* a struct flag past nr_args: stock arm64 looks at all of them */
+	if (!t->struct_args) {
+		set_args(&s, "8 8");
+		s.m.arg_flags[MAX_BPF_FUNC_ARGS - 1] = BTF_FMODEL_STRUCT_ARG;
+		expect_err("struct flag past nr_args", try_build(t, &s, IMAGE_MAX),
+			   -ENOTSUPP);
+		set_args(&s, "8 8");
+	}
+
+	/* architecture specific ones */
 	{
-		u8 *far = map_near(0x600000000000UL);
 		struct bpf_tramp_links tl[BPF_TRAMP_MAX];
 
-		if (far) {
-			cur = &s;
-			links_of(&s, tl);
-			expect_err("call out of range",
-				   tramp_ir_prepare(&tramp_target_x86, &cur_im, far,
-						    far + IMAGE_MAX, &s.m, s.flags,
-						    tl, (void *)conf_orig_asm),
-				   -EINVAL);
-			munmap(far, XMEM_SIZE);
-		}
+		cur = &s;
+		links_of(&s, tl);
+		conf_arch_refusals(&cur_im, tl, &s.m, s.flags, expect_err);
 	}
 	conf_env_quiet = 0;
 }
 
 /* ---- encoders vs objdump ------------------------------------------------ */
 
-static const char *const r64[16] = {
-	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-static const char *const r32[16] = {
-	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
-	"r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d",
-};
-
 struct enc_case {
 	u32 off, len;
 	char want[96];
 };
 
-#define MAX_CASES 4096
 static struct enc_case cases[MAX_CASES];
 static int nr_cases;
-static u8 encbuf[MAX_CASES * 16];
-static u32 enclen;
+u8 encbuf[MAX_CASES * 16];
+u32 enclen;
 
-static void add_case(int len, const char *fmt, ...)
+void add_case(int len, const char *fmt, ...)
 {
 	struct enc_case *c = &cases[nr_cases++];
 	va_list ap;
@@ -1188,151 +1132,6 @@ static void add_case(int len, const char *fmt, ...)
 	enclen += len;
 }
 
-static const char *memop(int base, s32 disp)
-{
-	static char b[4][48];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(b[i], sizeof(b[i]), "[%s%s%#x]", r64[base], disp < 0 ? "-" : "+",
-		 disp < 0 ? -disp : disp);
-	if (disp == 0)
-		snprintf(b[i], sizeof(b[i]), "[%s+0x0]", r64[base]);
-	return b[i];
-}
-
-static const char *hex64(u64 v)
-{
-	static char b[4][24];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(b[i], sizeof(b[i]), "%#llx", (unsigned long long)v);
-	if (!v)
-		strcpy(b[i], "0x0");
-	return b[i];
-}
-
-static void gen_encoder_cases(void)
-{
-	static const int bases[] = { X86_RBP, X86_R13, X86_RAX, X86_RDI, X86_R15, X86_RBX };
-	static const s32 disps[] = { -8, -128, -129, 0, 0x7f, 0x80, -0x1000, 8 };
-	static const s32 imms[] = { 0, 1, -1, 0x7f, 0x80, 0x7fffffff, -0x80000000, -0x7b };
-	static const u64 imm64s[] = { 0, 1, 0xffffffffULL, 0x100000000ULL,
-				      0xffffffff81000000ULL, 0x1122334455667788ULL };
-	static const char *const nopt[9] = {
-		"", "nop", "xchg ax,ax", "nop DWORD PTR [rax]",
-		"nop DWORD PTR [rax+0x0]", "nop DWORD PTR [rax+rax*1+0x0]",
-		"nop WORD PTR [rax+rax*1+0x0]", "nop DWORD PTR [rax+0x0]",
-		"nop DWORD PTR [rax+rax*1+0x0]",
-	};
-	u8 *p;
-	int r, s, b, d, i;
-
-#define AT (p = encbuf + enclen)
-	AT;
-	add_case(x86_endbr64(p), "endbr64");
-	for (r = 0; r < 16; r++) {
-		AT;
-		add_case(x86_push(p, r), "push %s", r64[r]);
-		AT;
-		add_case(x86_pop(p, r), "pop %s", r64[r]);
-		AT;
-		add_case(x86_call_r(p, r), "call %s", r64[r]);
-		for (s = 0; s < 16; s++) {
-			AT;
-			add_case(x86_mov_rr(p, r, s), "mov %s,%s", r64[r], r64[s]);
-			AT;
-			add_case(x86_test_rr(p, r, s), "test %s,%s", r64[r], r64[s]);
-		}
-		for (i = 0; i < 8; i++) {
-			AT;
-			add_case(x86_mov32_ri(p, r, (u32)imms[i]), "mov %s,%s",
-				 r32[r], hex64((u32)imms[i]));
-			AT;
-			add_case(x86_mov_ri_sx(p, r, imms[i]), "mov %s,%s", r64[r],
-				 hex64((u64)(s64)imms[i]));
-			if (r == X86_RSP || r == X86_RAX || r == X86_R11) {
-				AT;
-				add_case(x86_sub_ri(p, r, imms[i]), "sub %s,%s",
-					 r64[r], hex64((u64)(s64)imms[i]));
-				AT;
-				add_case(x86_add_ri(p, r, imms[i]), "add %s,%s",
-					 r64[r], hex64((u64)(s64)imms[i]));
-			}
-		}
-		for (i = 0; i < 6; i++) {
-			AT;
-			add_case(x86_movabs(p, r, imm64s[i]), "movabs %s,%s",
-				 r64[r], hex64(imm64s[i]));
-		}
-	}
-	for (b = 0; b < 6; b++) {
-		for (d = 0; d < 8; d++) {
-			int base = bases[b];
-			s32 disp = disps[d];
-
-			for (r = 0; r < 16; r++) {
-				AT;
-				add_case(x86_store(p, base, disp, r),
-					 "mov QWORD PTR %s,%s", memop(base, disp), r64[r]);
-				AT;
-				add_case(x86_load(p, r, base, disp),
-					 "mov %s,QWORD PTR %s", r64[r], memop(base, disp));
-				AT;
-				add_case(x86_lea(p, r, base, disp), "lea %s,%s",
-					 r64[r], memop(base, disp));
-			}
-			for (i = 0; i < 8; i++) {
-				AT;
-				add_case(x86_store_imm(p, base, disp, imms[i]),
-					 "mov QWORD PTR %s,%s", memop(base, disp),
-					 hex64((u64)(s64)imms[i]));
-			}
-			for (i = -1; i <= 1; i++) {
-				AT;
-				add_case(x86_cmp_mi8(p, base, disp, (s8)i),
-					 "cmp QWORD PTR %s,%s", memop(base, disp),
-					 hex64((u64)(s64)i));
-			}
-		}
-	}
-	/* rel32 and rel8 targets are shown as absolute offsets in the blob */
-	for (i = 0; i < 4; i++) {
-		u32 tgt = 0x100000 + i * 0x1234;
-
-		AT;
-		add_case(x86_call_rel(p, (u8 *)(unsigned long)enclen, (void *)(unsigned long)tgt),
-			 "call %#x", tgt);
-		AT;
-		add_case(x86_jmp_rel(p, (u8 *)(unsigned long)enclen, (void *)(unsigned long)tgt),
-			 "jmp %#x", tgt);
-	}
-	for (i = 0; i < 4; i++) {
-		s8 d8 = (s8)(i * 40 - 60);
-		s32 d32 = i * 0x10000 + 0x20;
-
-		AT;
-		add_case(x86_jcc8(p, X86_CC_E, d8), "je %#x", enclen + 2 + d8);
-		AT;
-		add_case(x86_jcc8(p, X86_CC_NE, d8), "jne %#x", enclen + 2 + d8);
-		AT;
-		add_case(x86_jcc32(p, X86_CC_E, d32), "je %#x", enclen + 6 + d32);
-		AT;
-		add_case(x86_jcc32(p, X86_CC_NE, d32), "jne %#x", enclen + 6 + d32);
-	}
-	AT;
-	add_case(x86_leave(p), "leave");
-	AT;
-	add_case(x86_ret(p), "ret");
-	AT;
-	add_case(x86_int3(p), "int3");
-	for (i = 1; i <= 8; i++) {
-		AT;
-		add_case(x86_nop(p, i), "%s", nopt[i]);
-	}
-#undef AT
-}
 
 /* Collapse whitespace runs to one space and trim. */
 static void squeeze(char *s)
@@ -1363,7 +1162,7 @@ static void encoders(void)
 	int fd, i, bad = 0;
 
 	group_start("encoders_vs_objdump");
-	gen_encoder_cases();
+	conf_arch_encoder_cases();
 	fd = mkstemp(path);
 	if (fd < 0 || write(fd, encbuf, enclen) != (ssize_t)enclen) {
 		printf("FAIL cannot write %s\n", path);
@@ -1372,7 +1171,7 @@ static void encoders(void)
 	}
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "objdump -D -b binary -m i386:x86-64 -M intel %s", path);
+		 "%s %s", conf_objdump_args, path);
 	f = popen(cmd, "r");
 	if (!f) {
 		printf("FAIL cannot run objdump\n");
@@ -1474,8 +1273,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	/* near the non-PIE text so that rel32 calls reach the mocks */
-	for (hint = 0x10000000UL; hint < 0x70000000UL && !xmem; hint += 0x1000000UL)
-		xmem = map_near(hint);
+	for (hint = 0x1000000UL; hint < 0x70000000UL && !xmem; hint += 0x1000000UL)
+		xmem = conf_map_near(hint);
 	if (!xmem) {
 		fprintf(stderr, "cannot map executable memory near the harness\n");
 		return 2;

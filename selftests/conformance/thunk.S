@@ -67,7 +67,7 @@ conf_call:
 	.globl conf_orig_asm
 	.type conf_orig_asm, @function
 conf_orig_asm:
-	mov	QWORD PTR [rip + conf_orig_rax], rax
+	mov	QWORD PTR [rip + conf_orig_tcc], rax
 	jmp	conf_orig_c
 	.size conf_orig_asm, .-conf_orig_asm
 
@@ -80,10 +80,10 @@ conf_return_thunk:
 	.size conf_return_thunk, .-conf_return_thunk
 
 	.data
-	.globl conf_orig_rax, conf_thunk_count
+	.globl conf_orig_tcc, conf_thunk_count
 conf_out:		.quad 0
 conf_saved_rsp:		.quad 0
-conf_orig_rax:		.quad 0
+conf_orig_tcc:		.quad 0
 conf_thunk_count:	.quad 0
 
 	.section .note.GNU-stack,"",@progbits

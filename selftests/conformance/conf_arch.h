@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the architecture-neutral harness (harness.c) needs from one
+ * architecture: conf_<arch>.c (the traced-function stubs, static checks,
+ * retiring an image, encoder cases for the objdump cross-check) and
+ * thunk-<arch>.S (conf_call, the traced function's entry, a return thunk).
+ */
+#ifndef CONF_ARCH_H
+#define CONF_ARCH_H
+
+#include "tramp_ir.h"
+
+#define CONF_MAX_ARGS	8	/* argument registers any backend has */
+#define CONF_MAX_SAVED	16	/* callee-saved registers conf_call checks */
+
+enum style {
+	STYLE_SITE,		/* called from the patched call at func entry */
+	STYLE_DIRECT,		/* called instead of the function */
+	STYLE_STRUCT_OPS,	/* no im, no function, called as a function */
+};
+
+/* thunk-<arch>.S */
+/*
+ * Calls fn with the argument registers from regs[], tcc in the register a
+ * BPF caller passes the tail call counter in, and conf_saved_want[] in the
+ * callee-saved registers; stores those registers into out[0..n-1], then
+ * SP after the call and SP before it into out[n], out[n + 1].
+ */
+u64 conf_call(void *fn, const u64 *regs, u64 tcc, u64 *out);
+void conf_orig_asm(void);	/* traced function body: records the tcc reg */
+void conf_return_thunk(void);
+extern u64 conf_orig_tcc, conf_thunk_count;
+
+/* harness.c */
+void errf(const char *fmt, ...);
+void add_case(int len, const char *fmt, ...);
+extern u8 encbuf[];
+extern u32 enclen;
+#define MAX_CASES	4096
+
+/* conf_<arch>.c */
+extern const struct tramp_target *const conf_target;
+extern const char conf_objdump_args[];	/* -m machine [-M options] */
+extern const bool conf_has_rethunk;	/* return thunk and SLS */
+extern const int conf_nr_saved;
+extern const char *const conf_saved_names[CONF_MAX_SAVED];
+extern const char *const conf_arg_patterns[16];
+/* expected callee-saved values after conf_call() with this tcc */
+void conf_arch_saved_want(u64 *want, u64 tcc);
+/*
+ * Write the code that enters the trampoline at image for @style into stub
+ * (STYLE_SITE: the traced function); return the entry conf_call() calls
+ * and set *func to the traced function's address (NULL for struct_ops).
+ */
+void *conf_arch_entry(int style, u8 *stub, u8 *image, bool cfi,
+		      unsigned int variant, const void **func);
+/* make [p, p + size) executable as generated code for this shape */
+void conf_arch_protect(u8 *p, size_t size, bool cfi);
+/* architecture checks on an emitted image (errors through errf()) */
+void conf_arch_check(const struct tramp_ir *ir, const u8 *image, u32 flags,
+		     int nr_regs, bool cfi, const u8 *ip_after_call);
+/* what bpf_tramp_image_put() does: ip_after_call jumps to ip_epilogue */
+void conf_arch_retire(u8 *ip_after_call, u8 *ip_epilogue);
+/* one no-op instruction (for the "two passes disagree" backend) */
+int conf_arch_nop(u8 *p);
+/* the backend's store_ret hook, wrapped by the bad backend */
+int conf_arch_store_ret(struct tramp_ctx *c, const struct tramp_op *op);
+void conf_arch_encoder_cases(void);
+/* extra refusals: expect(what, got, want) */
+void conf_arch_refusals(struct bpf_tramp_image *im,
+			struct bpf_tramp_links *tl, const struct btf_func_model *m,
+			u32 flags, void (*expect)(const char *, int, int));
+u8 *conf_map_near(unsigned long hint);
+
+#endif /* CONF_ARCH_H */
