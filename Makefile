@@ -22,23 +22,26 @@ VARIANT ?= patched
 T ?=
 ITERS ?= 20000
 VM_TIMEOUT ?= 300
+BENCH_TIMEOUT ?= 900
 PY := python3
 
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest bench run test patches \
-	checkpatch clean distclean summary check-arch conformance
+	checkpatch clean distclean summary check-arch conformance series-check
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
 	@echo "make test                      CI: stock+patched x $(ARCHS), final line 'N passed, M failed, K skipped'"
 	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
-	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount"
+	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount;"
+	@echo "                               without VARIANT: stock and patched side by side"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
+	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
 	@echo "make clean | distclean         remove results and objects | everything under build/"
 	@echo "Results: build/results/<variant>-<arch>.ktap, bench-<variant>-<arch>.txt"
@@ -76,9 +79,18 @@ conformance: deps
 vmtest: kernel user
 	@scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
 
+# Without VARIANT=..., both kernels side by side and their ratio.
 bench: check-arch
+ifeq ($(origin VARIANT),command line)
 	@$(MAKE) -s kernel user VARIANT=$(VARIANT) ARCH=$(ARCH)
-	@scripts/run-vm.sh bench $(VARIANT) $(ARCH) $(ITERS) $(VM_TIMEOUT)
+	@scripts/run-vm.sh bench $(VARIANT) $(ARCH) $(ITERS) $(BENCH_TIMEOUT)
+else
+	@for v in stock patched; do \
+		$(MAKE) -s kernel user VARIANT=$$v ARCH=$(ARCH) && \
+		scripts/run-vm.sh bench $$v $(ARCH) $(ITERS) $(BENCH_TIMEOUT) \
+			|| exit 1; done
+	@$(PY) scripts/bench_compare.py $(ARCH)
+endif
 
 run: source
 	@rm -f $(BUILD)/results/patched-*.ktap
@@ -99,6 +111,9 @@ summary:
 
 patches: source
 	@$(PY) scripts/source.py export $(BUILD)/patches
+
+series-check: source
+	@scripts/series-check.sh $(ARCHS)
 
 checkpatch: patches
 	@scripts/checkpatch.sh $(BUILD)/patches

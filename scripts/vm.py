@@ -13,6 +13,7 @@ results only when the failure carries the listed error.
 """
 import argparse
 import datetime
+import json
 import os
 import re
 import subprocess
@@ -298,9 +299,26 @@ def cmd_bench(a):
         rel = "%.2fx" % (per / base_ns) if base_ns else "-"
         lines.append("%-10s %14.0f %16s %10s  %s" % (mode, ops, over, rel,
                                                      note))
+    over = {m: float(r["ns"]) / float(r["iters"]) - base_ns
+            for m, r in rows.items()
+            if m != "base" and base_ns and not r["err"]}
+    if over.get("fentry", 0) > 0:
+        if "fentry.s" in over:
+            lines.append("# sleepable/non-sleepable overhead (fentry.s / "
+                         "fentry): %.2f" % (over["fentry.s"] /
+                                            over["fentry"]))
+        if "kprobe" in over:
+            lines.append("# kprobe / fentry overhead: %.2f (fentry is "
+                         "%.1f times cheaper)" % (
+                             over["kprobe"] / over["fentry"],
+                             over["kprobe"] / over["fentry"]))
     if bad:
         lines.append("# kernel log not clean: " + bad[0])
     os.makedirs(RESULTS, exist_ok=True)
+    with open(path[:-4] + ".json", "w") as f:
+        json.dump({"base_ns": base_ns, "overhead_ns": over,
+                   "errors": {m: r["err"] for m, r in rows.items()
+                              if r["err"]}}, f)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
