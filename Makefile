@@ -116,7 +116,7 @@ series-check: source
 	@scripts/series-check.sh $(ARCHS)
 
 checkpatch: patches
-	@scripts/checkpatch.sh $(BUILD)/patches
+	@$(PY) scripts/checkpatch.py $(BUILD)/patches
 
 clean:
 	rm -rf $(BUILD)/results $(BUILD)/*/user-* $(BUILD)/*/obj-*
