@@ -36,11 +36,12 @@ void errf(const char *fmt, ...);
 void add_case(int len, const char *fmt, ...);
 extern u8 encbuf[];
 extern u32 enclen;
-#define MAX_CASES	4096
+#define MAX_CASES	8192
 
 /* conf_<arch>.c */
 extern const struct tramp_target *const conf_target;
 extern const char conf_objdump_args[];	/* -m machine [-M options] */
+extern const u32 conf_code_align;	/* image start alignment */
 extern const bool conf_has_rethunk;	/* return thunk and SLS */
 extern const int conf_nr_saved;
 extern const char *const conf_saved_names[CONF_MAX_SAVED];

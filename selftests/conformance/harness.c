@@ -633,7 +633,7 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 static bool run_shape(struct shape *s)
 {
 	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
-	u8 *stub = xmem, *image = xmem + 4096 + s->skew, *entry;
+	u8 *stub = xmem, *image, *entry;
 	u8 copy[IMAGE_MAX];
 	struct tramp_ir ir;
 	int err, size, n;
@@ -643,6 +643,8 @@ static bool run_shape(struct shape *s)
 	errbuf[0] = 0;
 	nev = nexp = 0;
 	cur = s;
+	s->skew &= ~(conf_code_align - 1);
+	image = xmem + 4096 + s->skew;
 	env_cfi = s->cfi;
 	env_rethunk = s->rethunk;
 	env_sls = s->sls;
@@ -1133,7 +1135,7 @@ void add_case(int len, const char *fmt, ...)
 }
 
 
-/* Collapse whitespace runs to one space and trim. */
+/* Collapse whitespace runs to one space, drop a "//" comment, and trim. */
 static void squeeze(char *s)
 {
 	char *d = s, *q = s;
@@ -1141,7 +1143,7 @@ static void squeeze(char *s)
 
 	while (*q == ' ' || *q == '\t')
 		q++;
-	for (; *q && *q != '\n'; q++) {
+	for (; *q && *q != '\n' && !(q[0] == '/' && q[1] == '/'); q++) {
 		if (*q == ' ' || *q == '\t') {
 			sp = true;
 			continue;
