@@ -133,7 +133,7 @@ int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end)
 	}
 	/* stock x86 refuses to come within tail_reserve bytes of the end */
 	if ((long)c.off > cap - (long)t->tail_reserve)
-		return -EFAULT;
+		return t->image_full_err;
 	ir->size = c.off;
 
 	c.pass = 1;

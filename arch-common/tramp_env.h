@@ -67,6 +67,11 @@ static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
 	return l->cookie;
 }
 
+static inline bool tramp_env_link_struct_ops(const struct bpf_tramp_link *l)
+{
+	return l->link.type == BPF_LINK_TYPE_STRUCT_OPS;
+}
+
 static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
 {
 	return p->aux->sleepable;

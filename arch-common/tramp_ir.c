@@ -249,11 +249,13 @@ static int tramp_collect(struct tramp_ir *ir, struct bpf_tramp_links *tl,
 }
 
 /*
- * Input checks.  Shapes stock 6.1 x86 refuses are refused with its error
- * (-ENOTSUPP for more argument registers than the backend has); shapes no
- * kernel caller produces and stock would turn into a broken trampoline
- * (unknown flags, fexit/fmod_ret programs without CALL_ORIG, argument sizes
- * BTF never yields) are refused with -EINVAL.
+ * Input checks.  Shapes stock 6.1 refuses are refused with its error
+ * (-ENOTSUPP for more argument registers than the backend has, and on a
+ * backend without struct argument support for any BTF_FMODEL_STRUCT_ARG
+ * flag, looked for in all MAX_BPF_FUNC_ARGS entries as stock arm64 does);
+ * shapes no kernel caller produces and stock would turn into a broken
+ * trampoline (unknown flags, fexit/fmod_ret programs without CALL_ORIG,
+ * argument sizes BTF never yields) are refused with -EINVAL.
  */
 static int tramp_validate(const struct tramp_target *t,
 			  const struct btf_func_model *m, u32 flags,
@@ -266,6 +268,9 @@ static int tramp_validate(const struct tramp_target *t,
 		return -EINVAL;
 	if (flags & ~TRAMP_KNOWN_FLAGS)
 		return -EINVAL;
+	for (i = 0; !t->struct_args && i < MAX_BPF_FUNC_ARGS; i++)
+		if (m->arg_flags[i] & BTF_FMODEL_STRUCT_ARG)
+			return -ENOTSUPP;
 	if (m->nr_args > MAX_BPF_FUNC_ARGS)
 		return -ENOTSUPP;
 	for (i = 0; i < m->nr_args; i++) {
@@ -318,8 +323,10 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 	ir->func_addr = func_addr;
 	ir->orig_call = func_addr;
 	ir->save_ret = flags & (BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_RET_FENTRY_RET);
-	if ((flags & BPF_TRAMP_F_SKIP_FRAME) && func_addr)
+	if ((flags & BPF_TRAMP_F_SKIP_FRAME) && func_addr && t->orig_body)
 		ir->orig_call = t->orig_body(func_addr);
+	ir->struct_ops = fentry->nr_links == 1 && fentry->links[0] &&
+			 tramp_env_link_struct_ops(fentry->links[0]);
 
 	/* 7 ops per program (+1 for fmod_ret's branch), 24 for the rest */
 	ir->max_ops = total * 10 + 24;
@@ -381,7 +388,9 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 		op = tramp_new_op(ir, TRAMP_OP_CALL_ORIG);
 		if (op) {
 			op->target = ir->orig_call;
-			op->orig = (flags & BPF_TRAMP_F_ORIG_STACK) ?
+			op->orig = (flags & BPF_TRAMP_F_ORIG_STACK) ||
+				   ((flags & BPF_TRAMP_F_SKIP_FRAME) &&
+				    !t->orig_body) ?
 				   TRAMP_ORIG_STACK : TRAMP_ORIG_DIRECT;
 		}
 		tramp_add(ir, TRAMP_OP_STORE_RET, f->ret_off, 0);
@@ -475,9 +484,9 @@ int tramp_ir_print(const struct tramp_ir *ir, char *buf, size_t len)
 	if (!len)
 		return 0;
 	buf[0] = 0;
-	PR("trampoline target=%s flags=%#x nr_regs=%u save_ret=%d\n",
+	PR("trampoline target=%s flags=%#x nr_regs=%u save_ret=%d struct_ops=%d\n",
 	   ir->target ? ir->target->name : "?", ir->flags, ir->nr_regs,
-	   ir->save_ret);
+	   ir->save_ret, ir->struct_ops);
 	PR("frame size=%u ret=%u args=%u nregs=%u ip=%u run_ctx=%u cookie=%u tcc=%u",
 	   f->size, f->ret_off, f->args_off, f->nregs_off, f->ip_off,
 	   f->run_ctx_off, f->cookie_off, f->tcc_off);

@@ -161,6 +161,11 @@ struct tramp_ir {
 	u32 flags;
 	u32 nr_regs;		/* 8-byte argument slots */
 	bool save_ret;
+	/*
+	 * Called as an ordinary function (a struct_ops member), not from a
+	 * patched call site; 6.1's rule: one fentry link, of struct_ops type.
+	 */
+	bool struct_ops;
 	void *im;		/* struct bpf_tramp_image *, may be NULL */
 	const void *func_addr;	/* traced function, for IP_ARG */
 	const void *orig_call;	/* what CALL_ORIG calls */
@@ -198,12 +203,18 @@ typedef int (*tramp_hook_t)(struct tramp_ctx *c, const struct tramp_op *op);
 struct tramp_target {
 	const char *name;
 	u32 max_reg_args;	/* 8-byte argument slots passed in registers */
+	bool struct_args;	/* BTF_FMODEL_STRUCT_ARG arguments supported */
+	int image_full_err;	/* error when the code does not fit the image */
 	u32 frame_align;	/* frame.size is a multiple of this */
 	u32 nr_saved;		/* callee-saved registers kept in the frame */
 	u32 patch_size;		/* bytes of TRAMP_OP_PATCH_SITE */
 	u32 branch_align;	/* alignment of fmod_ret's target, 0: none */
 	u32 tail_reserve;	/* image bytes that must stay free at the end */
-	/* SKIP_FRAME: the body of the traced function, past the patched call */
+	/*
+	 * SKIP_FRAME: the body of the traced function, past the patched call.
+	 * NULL: the body is where the patched call returns to, so CALL_ORIG
+	 * calls it through the return address (TRAMP_ORIG_STACK).
+	 */
 	const void *(*orig_body)(const void *func_addr);
 	tramp_hook_t op[TRAMP_OP_NR];
 };

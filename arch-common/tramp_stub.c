@@ -21,6 +21,8 @@ static const void *stub_orig_body(const void *func_addr)
 const struct tramp_target tramp_target_stub = {
 	.name = "stub",
 	.max_reg_args = MAX_BPF_FUNC_ARGS,
+	.struct_args = true,
+	.image_full_err = -EFAULT,
 	.frame_align = 16,
 	.nr_saved = 0,
 	.patch_size = 0,

@@ -40,7 +40,7 @@ extern u32 enclen;
 
 /* conf_<arch>.c */
 extern const struct tramp_target *const conf_target;
-extern const char conf_objdump_args[];	/* -m machine [-M options] */
+extern const char *const conf_objdump_args;	/* -m machine [-M options] */
 extern const u32 conf_code_align;	/* image start alignment */
 extern const bool conf_has_rethunk;	/* return thunk and SLS */
 extern const int conf_nr_saved;

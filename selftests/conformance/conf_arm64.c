@@ -18,10 +18,10 @@
 #endif
 
 const struct tramp_target *const conf_target = &tramp_target_arm64;
-const char conf_objdump_args[] = "aarch64-linux-gnu-objdump -D -b binary -m aarch64";
+const char *const conf_objdump_args = "aarch64-linux-gnu-objdump -D -b binary -m aarch64";
 /* instructions start at multiples of this */
 const u32 conf_code_align = 4;
-const bool conf_has_rethunk = false;
+const bool conf_has_rethunk;		/* false: no return thunk, no SLS */
 const int conf_nr_saved = 11;
 const char *const conf_saved_names[CONF_MAX_SAVED] = {
 	"x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28",

@@ -12,7 +12,7 @@
 #include "conf_arch.h"
 
 const struct tramp_target *const conf_target = &tramp_target_x86;
-const char conf_objdump_args[] = "objdump -D -b binary -m i386:x86-64 -M intel";
+const char *const conf_objdump_args = "objdump -D -b binary -m i386:x86-64 -M intel";
 /* instructions start at multiples of this */
 const u32 conf_code_align = 1;
 const bool conf_has_rethunk = true;
@@ -129,6 +129,7 @@ static const char *const r64[16] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
+
 static const char *const r32[16] = {
 	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
 	"r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d",

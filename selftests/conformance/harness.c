@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "conf_arch.h"
@@ -439,6 +440,22 @@ static void crash_handler(int sig)
 	raise(sig);
 }
 
+/*
+ * Generated code that never returns fails its shape after WATCHDOG_MS; after
+ * MAX_TIMEOUTS of those the remaining shapes fail without running, so a
+ * broken backend ends the suite quickly instead of hanging it.
+ */
+#define WATCHDOG_MS	500
+#define MAX_TIMEOUTS	10
+static int n_timeouts;
+
+static void watchdog(int ms)
+{
+	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 static void setup_signals(void)
 {
 	static u8 altstack[64 * 1024];
@@ -454,6 +471,7 @@ static void setup_signals(void)
 	sigaction(SIGILL, &sa, NULL);
 	sigaction(SIGTRAP, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 }
 
 /* RWX memory within rel32 reach of the (non-PIE) harness text. */
@@ -584,14 +602,27 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 	conf_thunk_count = 0;
 	memset(enter_rc, 0, sizeof(enter_rc));
 
+	if (n_timeouts >= MAX_TIMEOUTS) {
+		errf("not run: %d shapes already timed out\n", n_timeouts);
+		return false;
+	}
 	in_generated = 1;
 	sig = sigsetjmp(crash_jb, 1);
 	if (sig) {
 		in_generated = 0;
-		errf("crashed with signal %d%s\n", sig, retired ? " (retired)" : "");
+		watchdog(0);
+		if (sig == SIGALRM && ++n_timeouts)
+			errf("did not return within %d ms%s\n", WATCHDOG_MS,
+			     retired ? " (retired)" : "");
+		else
+			errf("crashed with signal %d%s\n", sig,
+			     retired ? " (retired)" : "");
 		return false;
 	}
+	/* a watchdog: generated code that loops is a failure, not a hang */
+	watchdog(WATCHDOG_MS);
 	ret = conf_call(entry, s->args, s->tcc, out);
+	watchdog(0);
 	in_generated = 0;
 
 	ret_known = model(s, retired, &want);
@@ -1133,7 +1164,6 @@ void add_case(int len, const char *fmt, ...)
 	va_end(ap);
 	enclen += len;
 }
-
 
 /* Collapse whitespace runs to one space, drop a "//" comment, and trim. */
 static void squeeze(char *s)
