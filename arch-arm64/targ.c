@@ -7,9 +7,9 @@
 
 const struct tramp_target tramp_target_arm64 = {
 	.name = "arm64",
-	/* x0-x7; stock 6.1 refuses more arguments with -ENOTSUPP */
+	/* x0-x7; stock 6.1 refuses more arguments with the same error */
 	.max_reg_args = 8,
-	/* stock 6.1 refuses any struct argument with -ENOTSUPP */
+	/* stock 6.1 refuses any struct argument with the same error */
 	.struct_args = false,
 	/* stock: -EFBIG when the code is longer than the image */
 	.image_full_err = -EFBIG,

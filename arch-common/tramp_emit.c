@@ -83,7 +83,7 @@ static int tramp_pass(struct tramp_ir *ir, struct tramp_ctx *c)
 			}
 		}
 		if (!t->op[op->code])
-			return -ENOTSUPP;
+			return -TRAMP_E_UNSUPPORTED;
 		err = t->op[op->code](c, op);
 		if (err)
 			return err;

@@ -118,6 +118,13 @@ static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
 	im->ip_epilogue = ip_epilogue;
 }
 
+/*
+ * The error for a trampoline shape an architecture cannot build.  The BPF
+ * core and user space have always received the kernel-internal 524 for
+ * it, so the IR keeps that value; this is its only spelling.
+ */
+#define TRAMP_E_UNSUPPORTED	ENOTSUPP
+
 #define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
 #define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
 

@@ -250,7 +250,7 @@ static int tramp_collect(struct tramp_ir *ir, struct bpf_tramp_links *tl,
 
 /*
  * Input checks.  Shapes stock 6.1 refuses are refused with its error
- * (-ENOTSUPP for more argument registers than the backend has, and on a
+ * (-TRAMP_E_UNSUPPORTED for more argument registers than the backend has, and on a
  * backend without struct argument support for any BTF_FMODEL_STRUCT_ARG
  * flag, looked for in all MAX_BPF_FUNC_ARGS entries as stock arm64 does);
  * shapes no kernel caller produces and stock would turn into a broken
@@ -270,18 +270,18 @@ static int tramp_validate(const struct tramp_target *t,
 		return -EINVAL;
 	for (i = 0; !t->struct_args && i < MAX_BPF_FUNC_ARGS; i++)
 		if (m->arg_flags[i] & BTF_FMODEL_STRUCT_ARG)
-			return -ENOTSUPP;
+			return -TRAMP_E_UNSUPPORTED;
 	if (m->nr_args > MAX_BPF_FUNC_ARGS)
-		return -ENOTSUPP;
+		return -TRAMP_E_UNSUPPORTED;
 	for (i = 0; i < m->nr_args; i++) {
 		if (!m->arg_size[i])
 			return -EINVAL;
 		if (m->arg_size[i] > 16)
-			return -ENOTSUPP;
+			return -TRAMP_E_UNSUPPORTED;
 		regs += (m->arg_size[i] + 7) / 8;
 	}
 	if (regs > t->max_reg_args)
-		return -ENOTSUPP;
+		return -TRAMP_E_UNSUPPORTED;
 	if ((tlinks[BPF_TRAMP_FEXIT].nr_links ||
 	     tlinks[BPF_TRAMP_MODIFY_RETURN].nr_links) &&
 	    !(flags & BPF_TRAMP_F_CALL_ORIG))

@@ -219,7 +219,10 @@ struct tramp_target {
 	tramp_hook_t op[TRAMP_OP_NR];
 };
 
+/* The backends: arch-common's stub and arch/<arch>/net/bpf_tramp/targ.c. */
 extern const struct tramp_target tramp_target_stub;
+extern const struct tramp_target tramp_target_x86;
+extern const struct tramp_target tramp_target_arm64;
 
 /* tramp_ir.c */
 int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stub backend: every hook refuses with -ENOTSUPP, which is what stock
+ * The stub backend: every hook refuses with -TRAMP_E_UNSUPPORTED, which is what stock
  * 6.1 returns on an architecture without trampolines.  A new port starts as
  * a copy of this file (see PORTING.md) and replaces hooks one at a time; the
  * conformance harness reports which shapes still fail.
@@ -9,7 +9,7 @@
 
 static int stub_op(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	return -ENOTSUPP;
+	return -TRAMP_E_UNSUPPORTED;
 }
 
 /* Never reached: stub_op refuses the trampoline before CALL_ORIG runs. */

@@ -7,7 +7,7 @@
 
 const struct tramp_target tramp_target_x86 = {
 	.name = "x86_64",
-	/* six argument registers; stock 6.1 refuses more with -ENOTSUPP */
+	/* six argument registers; stock 6.1 refuses more with the same error */
 	.max_reg_args = 6,
 	/* structs of up to 16 bytes, in one or two registers */
 	.struct_args = true,

@@ -168,6 +168,8 @@ static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
 	im->ip_epilogue = ip_epilogue;
 }
 
+#define TRAMP_E_UNSUPPORTED	ENOTSUPP
+
 #define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
 #define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
 
