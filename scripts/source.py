@@ -229,6 +229,14 @@ def export(outdir):
         return
     git(["format-patch", "-q", "--no-signature", "--cover-letter" if n > 1
          else "--no-cover-letter", "-o", outdir, "pristine..series"])
+    cover = os.path.join(outdir, "0000-cover-letter.patch")
+    if os.path.exists(cover):
+        subject, _, body = open(os.path.join(ROOT, "cover-letter.txt")) \
+            .read().partition("\n")
+        text = open(cover).read()
+        text = text.replace("*** SUBJECT HERE ***", subject.strip())
+        text = text.replace("*** BLURB HERE ***", body.strip())
+        open(cover, "w").write(text)
     for f in sorted(os.listdir(outdir)):
         print(os.path.join(outdir, f))
 
