@@ -720,6 +720,19 @@ static struct attach *attach_open_load(void)
 	return skel;
 }
 
+/* On failure: how ftrace sees the attached functions. */
+static void dump_enabled_functions(void)
+{
+	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	char line[256];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		diag("enabled_functions: %s", line);
+	fclose(f);
+}
+
 /*
  * Attach, replace and detach trampolines on a function both CPUs keep
  * calling: each change regenerates the trampoline and repoints the call
@@ -744,8 +757,19 @@ static void test_attach_detach_while_running(void)
 			err = -errno;
 			break;
 		}
-		CHECK(counter_moves(&skel->bss->fentry_hits, seen),
-		      "round %d: fentry does not run", round);
+		if (!CHECK(counter_moves(&skel->bss->fentry_hits, seen),
+			   "round %d: fentry does not run (workers at %ld, %ld)",
+			   round, w.calls[0], w.calls[1])) {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+
+			bpf_obj_get_info_by_fd(bpf_program__fd(
+				skel->progs.count_fentry), &info, &len);
+			diag("fentry: run_cnt %llu recursion_misses %llu",
+			     (unsigned long long)info.run_cnt,
+			     (unsigned long long)info.recursion_misses);
+			dump_enabled_functions();
+		}
 		/* A second and third program: the trampoline is replaced. */
 		seen = skel->bss->fentry_s_hits;
 		l_sleep = bpf_program__attach(skel->progs.count_fentry_s);
@@ -771,6 +795,8 @@ static void test_attach_detach_while_running(void)
 		bpf_link__destroy(l_fexit);
 	}
 	CHECK_ERR(err, "attach");
+	if (case_failed)
+		dump_enabled_functions();
 	/* Nothing attached: no program may run any more. */
 	before = skel->bss->fentry_hits + skel->bss->fentry_s_hits +
 		 skel->bss->fexit_hits;
