@@ -41,6 +41,7 @@
 #include "bench.skel.h"
 #include "attach.skel.h"
 #include "modfunc.skel.h"
+#include "progtarget.skel.h"
 
 #if defined(__x86_64__)
 #define SYSCALL_PREFIX "__x64_sys_"
@@ -956,6 +957,50 @@ out:
 	      "delete_module: %s", strerror(errno));
 }
 
+/* fentry and fexit on a BPF program (text poke of its entry). */
+static void test_trampoline_on_bpf_prog(void)
+{
+	struct progtarget *target = NULL, *tracer = NULL;
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+	int target_fd;
+
+	target = progtarget__open();
+	if (!CHECK(target, "open failed"))
+		return;
+	bpf_program__set_autoload(target->progs.on_target_entry, false);
+	bpf_program__set_autoload(target->progs.on_target_exit, false);
+	if (!CHECK_ERR(progtarget__load(target), "load target"))
+		goto out;
+	target_fd = bpf_program__fd(target->progs.target_prog);
+
+	tracer = progtarget__open();
+	if (!CHECK(tracer, "open failed"))
+		goto out;
+	bpf_program__set_autoload(tracer->progs.target_prog, false);
+	bpf_program__set_attach_target(tracer->progs.on_target_entry,
+				       target_fd, "target_prog");
+	bpf_program__set_attach_target(tracer->progs.on_target_exit,
+				       target_fd, "target_prog");
+	if (!CHECK_ERR(progtarget__load(tracer), "load tracer") ||
+	    !CHECK_ERR(progtarget__attach(tracer), "attach"))
+		goto out;
+	if (!CHECK_ERR(bpf_prog_test_run_opts(target_fd, &opts) ? -errno : 0,
+		       "test run"))
+		goto out;
+	CHECK(opts.retval == 7, "target returned %u, want 7", opts.retval);
+	CHECK(tracer->bss->entry_calls == 1 && tracer->data->entry_len == 64,
+	      "fentry: %d calls, len %ld", tracer->bss->entry_calls,
+	      tracer->data->entry_len);
+	CHECK(tracer->bss->exit_calls == 1 && tracer->data->exit_ret == 7,
+	      "fexit: %d calls, ret %ld", tracer->bss->exit_calls,
+	      tracer->data->exit_ret);
+out:
+	progtarget__destroy(tracer);
+	progtarget__destroy(target);
+}
+
 struct test_case {
 	const char *name;
 	void (*fn)(void);
@@ -983,6 +1028,7 @@ static const struct test_case cases[] = {
 	  test_function_tracer_and_trampoline },
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
+	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
