@@ -93,7 +93,7 @@ else
 endif
 
 run: source
-	@rm -f $(BUILD)/results/patched-*.ktap
+	@rm -f $(BUILD)/results/*.ktap
 	@for a in $(ARCHS); do \
 		$(MAKE) -s vmtest VARIANT=patched ARCH=$$a || true; done
 	@$(PY) scripts/summary.py --variants patched
