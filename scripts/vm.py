@@ -149,8 +149,9 @@ def parse_ktap(out):
 
 
 def expected_cases(a):
-    """Case names, from the test binary's own list (run on the host for
-    x86_64, or read from the guest output when it cannot run here)."""
+    """Case names, from the test binary's own list (cases.txt, written by
+    build-guest.sh: natively for x86_64, under qemu-aarch64 for arm64), so
+    a case the guest never reached is reported as not run."""
     listing = os.path.join(os.path.dirname(a.initrd), "cases.txt")
     if os.path.exists(listing):
         return [c for c in open(listing).read().split() if c]
