@@ -5,7 +5,9 @@
  * kernel version is skipped when tramp_ir.h includes it, and the IR and
  * backend sources compile unchanged against the mock structures below.  The
  * structures carry only the fields the IR's accessors need; the functions
- * declared here are the harness's mocks.
+ * declared here are the harness's mocks.  What does not depend on the build
+ * (kinds, hooks, link and image accessors) comes from the kernel's own
+ * arch-common/tramp_env_common.h, included once the structures exist.
  */
 #ifndef TRAMP_ENV_H
 #define TRAMP_ENV_H
@@ -101,39 +103,12 @@ struct bpf_tramp_run_ctx {
 	struct bpf_run_ctx *saved_run_ctx;
 };
 
-enum tramp_kind {
-	TRAMP_KIND_NORMAL,
-	TRAMP_KIND_SLEEPABLE,
-	TRAMP_KIND_RECUR,
-	TRAMP_KIND_SLEEPABLE_RECUR,
-	TRAMP_KIND_LSM_CGROUP,
-	TRAMP_KIND_NR,
-};
+#include "tramp_env_common.h"
 
-/* Mocks in harness.c. */
-void *tramp_env_enter_fn(enum tramp_kind k);
-void *tramp_env_exit_fn(enum tramp_kind k);
-bool tramp_env_cfi_landing_pad(void);
-void *tramp_env_return_thunk(void);
-bool tramp_env_sls(void);
+/* Mocks in harness.c, with the hooks tramp_env_common.h declares. */
 void *tramp_env_tramp_enter_fn(void);
 void *tramp_env_tramp_exit_fn(void);
 extern int conf_env_quiet;
-
-static inline struct bpf_prog *tramp_env_link_prog(const struct bpf_tramp_link *l)
-{
-	return l->link.prog;
-}
-
-static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
-{
-	return l->cookie;
-}
-
-static inline bool tramp_env_link_struct_ops(const struct bpf_tramp_link *l)
-{
-	return l->link.type == BPF_LINK_TYPE_STRUCT_OPS;
-}
 
 static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
 {
@@ -154,24 +129,6 @@ static inline void *tramp_env_prog_func(const struct bpf_prog *p)
 {
 	return p->bpf_func;
 }
-
-static inline const void *tramp_env_prog_insnsi(const struct bpf_prog *p)
-{
-	return p->jited ? NULL : p->insnsi;
-}
-
-static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
-					   void *ip_after_call,
-					   void *ip_epilogue)
-{
-	im->ip_after_call = ip_after_call;
-	im->ip_epilogue = ip_epilogue;
-}
-
-#define TRAMP_E_UNSUPPORTED	ENOTSUPP
-
-#define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
-#define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
 
 static inline void *tramp_env_zalloc(size_t size)
 {
