@@ -64,6 +64,7 @@ extern const int a64_arg_regs[8];
 #define A64_PARENT_LR	A64_X9	/* patched call site: the caller's LR */
 #define A64_SCRATCH	A64_X10	/* clobbered freely, as in stock */
 #define A64_KEPT	A64_X19	/* callee-saved: enter's result across calls */
+#define A64_PROG	A64_X20	/* callee-saved: the program, enter to exit */
 #define A64_FB		A64_FP	/* frame base of the IR's frame layout */
 
 /* isel.c: one lowering per IR opcode (TRAMP_OP_LABEL has none) */

@@ -15,8 +15,11 @@ const struct tramp_target tramp_target_arm64 = {
 	.image_full_err = -EFBIG,
 	/* SP must stay 16-byte aligned */
 	.frame_align = 16,
-	/* x19, which holds enter's result across the program call */
-	.nr_saved = 1,
+	/*
+	 * x19, which holds enter's result across the program call, and x20,
+	 * which holds the program from its enter call to its exit call
+	 */
+	.nr_saved = 2,
 	.patch_size = A64_TRAMP_PATCH_SIZE,
 	.branch_align = 0,
 	.tail_reserve = 0,
