@@ -22,13 +22,14 @@ VARIANT ?= patched
 T ?=
 ITERS ?= 20000
 VM_TIMEOUT ?= 300
+KSELFTEST_TIMEOUT ?= 1200
 BENCH_TIMEOUT ?= 900
 PY := python3
 
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest bench run test patches \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches \
 	checkpatch clean distclean summary check-arch conformance series-check
 
 help:
@@ -37,6 +38,7 @@ help:
 	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
 	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount;"
 	@echo "                               without VARIANT: stock and patched side by side"
+	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
@@ -78,6 +80,12 @@ conformance: deps
 
 vmtest: kernel user
 	@scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+
+# The kernel's own BPF selftests for trampolines, LSM and sleepable
+# programs (selftests/kselftest/tests), one QEMU run.
+kselftest: kernel
+	@scripts/build-kselftest.sh $(VARIANT) $(ARCH)
+	@scripts/run-vm.sh kselftest $(VARIANT) $(ARCH) "$(T)" $(KSELFTEST_TIMEOUT)
 
 # Without VARIANT=..., both kernels side by side and their ratio.
 bench: check-arch

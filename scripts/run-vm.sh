@@ -1,17 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Usage: run-vm.sh test VARIANT ARCH FILTER TIMEOUT
+#        run-vm.sh kselftest VARIANT ARCH FILTER TIMEOUT
 #        run-vm.sh bench VARIANT ARCH ITERS TIMEOUT
 set -euo pipefail
 mode=$1 variant=$2 arch=$3 arg=$4 timeout=$5
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 . "$root/scripts/arch.sh" "$arch"
+guest=user
+[ "$mode" = kselftest ] && guest=kselftest
 common=(--arch "$arch" --variant "$variant"
 	--kernel "$build/$variant/obj-$arch/$KIMAGE"
-	--initrd "$build/$variant/user-$arch/initramfs.cpio.gz"
+	--initrd "$build/$variant/$guest-$arch/initramfs.cpio.gz"
 	--timeout "$timeout")
-if [ "$mode" = test ]; then
+if [ "$mode" = kselftest ]; then
+	exec python3 "$root/scripts/vm.py" test --suite kselftest "${common[@]}" --filter "$arg"
+elif [ "$mode" = test ]; then
 	exec python3 "$root/scripts/vm.py" test "${common[@]}" --filter "$arg"
 else
 	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg"

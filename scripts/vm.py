@@ -56,6 +56,11 @@ BAD_LOG = re.compile(
 # Our own harness lines that could match the patterns above.
 LOG_ALLOW = re.compile(r"sleeptest: ")
 
+SUITE_TITLES = {
+    "sleeptest": "sleepable-trampolines suite",
+    "kselftest": "kernel BPF selftests (test_progs subset)",
+}
+
 T0 = time.time()
 
 
@@ -84,8 +89,8 @@ def boot(a, stage, guest_args, timeout, icount=False):
     os.makedirs(RESULTS, exist_ok=True)
     append = 'sleeptest.args="%s"' % guest_args
     cmd = qemu_cmd(a, append, icount)
-    console_path = os.path.join(RESULTS, "console-%s-%s%s.log" %
-                                (a.variant, a.arch,
+    console_path = os.path.join(RESULTS, "console-%s%s-%s%s.log" %
+                                (suite_prefix(a), a.variant, a.arch,
                                  "-bench" if icount else ""))
     log(stage, "booting: " + " ".join(cmd[:3]) + " ... (limit %ds)" % timeout)
     lines = []
@@ -126,9 +131,17 @@ def bad_log_lines(text):
     return bad
 
 
-def load_known(arch, variant):
+def suite_prefix(a):
+    """'' for our suite, 'kselftest-' for the kernel's BPF selftests: the
+    prefix of their result, console and known-failure files."""
+    return "" if a.suite == "sleeptest" else a.suite + "-"
+
+
+def load_known(a):
     """Known failures: 'CASE VARIANTS EXPECT REASON...' per line."""
-    path = os.path.join(ROOT, "selftests", "known-failures", arch)
+    arch, variant = a.arch, a.variant
+    path = os.path.join(ROOT, "selftests", "known-failures",
+                        suite_prefix(a) + arch)
     known = {}
     if not os.path.exists(path):
         return known, path
@@ -191,7 +204,7 @@ def cmd_test(a):
     if rest:
         m = re.match(r"\s*rc=(\d+)", rest)
         rc = int(m.group(1)) if m else None
-    known, known_path = load_known(a.arch, a.variant)
+    known, known_path = load_known(a)
     raw = parse_ktap(out or "")
     names = [r[0] for r in raw]
     want = [c for c in expected_cases(a)
@@ -244,11 +257,12 @@ def cmd_test(a):
 
     src, qv = version_info(a)
     uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
-    path = os.path.join(RESULTS, "%s-%s.ktap" % (a.variant, a.arch))
+    path = os.path.join(RESULTS, "%s%s-%s.ktap" % (suite_prefix(a),
+                                                   a.variant, a.arch))
     with open(path, "w") as f:
         f.write("KTAP version 1\n")
-        f.write("# sleepable-trampolines suite, variant %s, arch %s\n"
-                % (a.variant, a.arch))
+        f.write("# %s, variant %s, arch %s\n"
+                % (SUITE_TITLES[a.suite], a.variant, a.arch))
         f.write("# source: %s\n" % src)
         f.write("# kernel: %s\n" % (uname.group(1) if uname else "?"))
         f.write("# qemu: %s\n" % qv)
@@ -362,6 +376,7 @@ def main():
     p.add_argument("--kernel", required=True)
     p.add_argument("--initrd", required=True)
     p.add_argument("--filter", default="")
+    p.add_argument("--suite", default="sleeptest", choices=sorted(SUITE_TITLES))
     p.add_argument("--iters", type=int, default=20000)
     p.add_argument("--timeout", type=int, default=300)
     a = p.parse_args()
