@@ -46,7 +46,7 @@ help:
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
 	@echo "make clean | distclean         remove results and objects | everything under build/"
-	@echo "Results: build/results/<variant>-<arch>.ktap, bench-<variant>-<arch>.txt"
+	@echo "Results: build/results/<variant>-<arch>.ktap, kselftest-<variant>-<arch>.ktap, bench-<variant>-<arch>.txt"
 
 check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
@@ -103,7 +103,8 @@ endif
 run: source
 	@rm -f $(BUILD)/results/*.ktap
 	@for a in $(ARCHS); do \
-		$(MAKE) -s vmtest VARIANT=patched ARCH=$$a || true; done
+		$(MAKE) -s vmtest VARIANT=patched ARCH=$$a || true; \
+		$(MAKE) -s kselftest VARIANT=patched ARCH=$$a || true; done
 	@$(PY) scripts/summary.py --variants patched
 
 test: source
@@ -111,7 +112,9 @@ test: source
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \
 		echo "=== $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
-		$(MAKE) -s vmtest VARIANT=$$v ARCH=$$a || true; done; done
+		$(MAKE) -s vmtest VARIANT=$$v ARCH=$$a || true; \
+		echo "=== kernel BPF selftests, $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
+		$(MAKE) -s kselftest VARIANT=$$v ARCH=$$a || true; done; done
 	@$(PY) scripts/summary.py --variants stock,patched
 
 summary:

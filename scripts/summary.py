@@ -12,6 +12,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(os.environ.get("BUILD_DIR",
                                       os.path.join(ROOT, "build")), "results")
 ARCHS = ["x86_64", "arm64"]
+# Result file prefix and title of each suite run in QEMU.
+SUITES = {
+    "sleeptest": ("", "sleepable-trampolines suite (selftests/)"),
+    "kselftest": ("kselftest-", "kernel BPF selftests, test_progs subset "
+                  "(selftests/kselftest/tests)"),
+}
 
 
 def read_ktap(path):
@@ -37,55 +43,61 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--variants", default="stock,patched")
     p.add_argument("--archs", default=",".join(ARCHS))
+    p.add_argument("--suites", default=",".join(SUITES))
     a = p.parse_args()
     cols = [(arch, v) for arch in a.archs.split(",")
             for v in a.variants.split(",")]
-    table = {}
-    cases = []
     npass = nfail = nskip = 0
     named = []
-    for arch, v in cols:
-        path = os.path.join(RESULTS, "%s-%s.ktap" % (v, arch))
-        if not os.path.exists(path):
-            table[(arch, v)] = None
-            nfail += 1
-            named.append("FAILED %s/%s: no results (the kernel or guest "
-                         "build failed, see above)" % (arch, v))
-            continue
-        res, order = read_ktap(path)
-        table[(arch, v)] = res
-        for c in order:
-            if c not in cases:
-                cases.append(c)
-        for c, (status, why) in res.items():
-            if status == "pass":
-                npass += 1
-            elif status == "fail":
+    label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
+    for suite in a.suites.split(","):
+        prefix, title = SUITES[suite]
+        table = {}
+        cases = []
+        for arch, v in cols:
+            where = "%s%s/%s" % (prefix, arch, v)
+            path = os.path.join(RESULTS, "%s%s-%s.ktap" % (prefix, v, arch))
+            if not os.path.exists(path):
+                table[(arch, v)] = None
                 nfail += 1
-                named.append("FAILED %s/%s %s" % (arch, v, c))
-            else:
-                nskip += 1
-                named.append("%s %s/%s %s: %s" % (
-                    "XFAIL" if status == "xfail" else "SKIP", arch, v, c,
-                    why))
+                named.append("FAILED %s: no results (the kernel or guest "
+                             "build failed, see above)" % where)
+                continue
+            res, order = read_ktap(path)
+            table[(arch, v)] = res
+            for c in order:
+                if c not in cases:
+                    cases.append(c)
+            for c, (status, why) in res.items():
+                if status == "pass":
+                    npass += 1
+                elif status == "fail":
+                    nfail += 1
+                    named.append("FAILED %s %s" % (where, c))
+                else:
+                    nskip += 1
+                    named.append("%s %s %s: %s" % (
+                        "XFAIL" if status == "xfail" else "SKIP", where, c,
+                        why))
+        w = max([len(c) for c in cases] + [10])
+        head = "%-*s" % (w, "case") + "".join(" %-15s" % ("%s/%s" % c)
+                                              for c in cols)
+        print()
+        print(title)
+        print(head)
+        print("-" * len(head))
+        for c in cases:
+            row = "%-*s" % (w, c)
+            for col in cols:
+                r = table[col]
+                row += " %-15s" % (label[r[c][0]] if r and c in r else
+                                   ("-" if r else "no result"))
+            print(row)
     total = "?"
     conf = sorted(f for f in os.listdir(RESULTS)
                   if f.startswith("conformance-") and f.endswith(".ktap")) \
         if os.path.isdir(RESULTS) else []
-    w = max([len(c) for c in cases] + [10])
-    head = "%-*s" % (w, "case") + "".join(" %-15s" % ("%s/%s" % c)
-                                          for c in cols)
     print()
-    print(head)
-    print("-" * len(head))
-    label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
-    for c in cases:
-        row = "%-*s" % (w, c)
-        for col in cols:
-            r = table[col]
-            row += " %-15s" % (label[r[c][0]] if r and c in r else
-                               ("-" if r else "no result"))
-        print(row)
     for f in conf:
         for line in open(os.path.join(RESULTS, f)):
             m = re.match(r"^# (\d+ passed, \d+ failed.*)$", line)
