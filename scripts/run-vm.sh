@@ -8,16 +8,18 @@ mode=$1 variant=$2 arch=$3 arg=$4 timeout=$5
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 . "$root/scripts/arch.sh" "$arch"
-guest=user
-[ "$mode" = kselftest ] && guest=kselftest
+case $mode in
+test)		guest=user suite=sleeptest ;;
+kselftest)	guest=kselftest suite=kselftest ;;
+bench)		guest=user ;;
+*)		echo "run-vm.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
 common=(--arch "$arch" --variant "$variant"
 	--kernel "$build/$variant/obj-$arch/$KIMAGE"
 	--initrd "$build/$variant/$guest-$arch/initramfs.cpio.gz"
 	--timeout "$timeout")
-if [ "$mode" = kselftest ]; then
-	exec python3 "$root/scripts/vm.py" test --suite kselftest "${common[@]}" --filter "$arg"
-elif [ "$mode" = test ]; then
-	exec python3 "$root/scripts/vm.py" test "${common[@]}" --filter "$arg"
-else
+if [ "$mode" = bench ]; then
 	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg"
 fi
+exec python3 "$root/scripts/vm.py" test --suite "$suite" "${common[@]}" \
+	--filter "$arg"

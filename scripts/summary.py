@@ -8,16 +8,12 @@ import os
 import re
 import sys
 
+from vm import SUITES  # scripts/vm.py, next to this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(os.environ.get("BUILD_DIR",
                                       os.path.join(ROOT, "build")), "results")
 ARCHS = ["x86_64", "arm64"]
-# Result file prefix and title of each suite run in QEMU.
-SUITES = {
-    "sleeptest": ("", "sleepable-trampolines suite (selftests/)"),
-    "kselftest": ("kselftest-", "kernel BPF selftests, test_progs subset "
-                  "(selftests/kselftest/tests)"),
-}
 
 
 def read_ktap(path):

@@ -56,9 +56,12 @@ BAD_LOG = re.compile(
 # Our own harness lines that could match the patterns above.
 LOG_ALLOW = re.compile(r"sleeptest: ")
 
-SUITE_TITLES = {
-    "sleeptest": "sleepable-trampolines suite",
-    "kselftest": "kernel BPF selftests (test_progs subset)",
+# The suites run in QEMU: the prefix of their result, console and
+# known-failure files, and their title (scripts/summary.py uses both).
+SUITES = {
+    "sleeptest": ("", "sleepable-trampolines suite (selftests/)"),
+    "kselftest": ("kselftest-", "kernel BPF selftests, test_progs subset "
+                  "(selftests/kselftest/tests)"),
 }
 
 T0 = time.time()
@@ -132,16 +135,13 @@ def bad_log_lines(text):
 
 
 def suite_prefix(a):
-    """'' for our suite, 'kselftest-' for the kernel's BPF selftests: the
-    prefix of their result, console and known-failure files."""
-    return "" if a.suite == "sleeptest" else a.suite + "-"
+    return SUITES[a.suite][0]
 
 
 def load_known(a):
     """Known failures: 'CASE VARIANTS EXPECT REASON...' per line."""
-    arch, variant = a.arch, a.variant
     path = os.path.join(ROOT, "selftests", "known-failures",
-                        suite_prefix(a) + arch)
+                        suite_prefix(a) + a.arch)
     known = {}
     if not os.path.exists(path):
         return known, path
@@ -157,7 +157,7 @@ def load_known(a):
         # "~" marks an intermittent failure: passing does not retire it.
         flaky = variants.startswith("~")
         variants = variants.lstrip("~")
-        if variants == "all" or variant in variants.split(","):
+        if variants == "all" or a.variant in variants.split(","):
             known[case] = (expect, reason, flaky)
     return known, path
 
@@ -262,7 +262,7 @@ def cmd_test(a):
     with open(path, "w") as f:
         f.write("KTAP version 1\n")
         f.write("# %s, variant %s, arch %s\n"
-                % (SUITE_TITLES[a.suite], a.variant, a.arch))
+                % (SUITES[a.suite][1], a.variant, a.arch))
         f.write("# source: %s\n" % src)
         f.write("# kernel: %s\n" % (uname.group(1) if uname else "?"))
         f.write("# qemu: %s\n" % qv)
@@ -376,7 +376,7 @@ def main():
     p.add_argument("--kernel", required=True)
     p.add_argument("--initrd", required=True)
     p.add_argument("--filter", default="")
-    p.add_argument("--suite", default="sleeptest", choices=sorted(SUITE_TITLES))
+    p.add_argument("--suite", default="sleeptest", choices=sorted(SUITES))
     p.add_argument("--iters", type=int, default=20000)
     p.add_argument("--timeout", type=int, default=300)
     a = p.parse_args()
