@@ -23,8 +23,8 @@ make -s -C "$root/selftests/kselftest" KSRC="$ksrc" OUT="$out" \
 	> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 cp "$out/selections" "$out/cases.txt"
 extra=("$out/test_progs" "$out/rm" "$out/selections")
-for o in "$out"/test_trampoline_count.bpf.o; do
-	[ -f "$o" ] && extra+=("$o")
+for o in $(cat "$out/runtime-objs"); do
+	extra+=("$out/$o")
 done
 if [ ! -f "$out/initramfs.cpio.gz" ] ||
 	[ -n "$(find "${extra[@]}" "$root/selftests/kselftest/run.sh" \
