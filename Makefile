@@ -23,13 +23,14 @@ T ?=
 ITERS ?= 20000
 VM_TIMEOUT ?= 300
 KSELFTEST_TIMEOUT ?= 1200
+KASAN_TIMEOUT ?= 1200
 BENCH_TIMEOUT ?= 900
 PY := python3
 
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan \
 	checkpatch clean distclean summary check-arch conformance series-check
 
 help:
@@ -40,7 +41,8 @@ help:
 	@echo "                               without VARIANT: stock and patched side by side"
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>)"
+	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched or kasan"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
@@ -52,8 +54,8 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched) ;; *) \
-		echo "VARIANT=$(VARIANT): use stock or patched" >&2; exit 2;; esac
+	@case "$(VARIANT)" in stock|patched|kasan) ;; *) \
+		echo "VARIANT=$(VARIANT): use stock, patched or kasan" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
 deps:
@@ -86,6 +88,12 @@ vmtest: kernel user
 kselftest: kernel
 	@scripts/build-kselftest.sh $(VARIANT) $(ARCH)
 	@scripts/run-vm.sh kselftest $(VARIANT) $(ARCH) "$(T)" $(KSELFTEST_TIMEOUT)
+
+# The patched kernel with generic KASAN (kconfig/kasan.config), our suite
+# in one boot (with KASLR on arm64).  Not part of make test: KASAN doubles
+# the guest's run time under TCG, and make test runs KFENCE instead.
+kasan: check-arch source
+	@$(MAKE) -s vmtest VARIANT=kasan ARCH=$(ARCH) T="$(T)" VM_TIMEOUT=$(KASAN_TIMEOUT)
 
 # Without VARIANT=..., both kernels side by side and their ratio.
 bench: check-arch

@@ -12,8 +12,17 @@ variant=$1 arch=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 . "$root/scripts/arch.sh" "$arch"
-src=$build/$variant/linux
 obj=$build/$variant/obj-$arch
+# Config fragments beyond Kconfig.sleep and kconfig/<arch>.config.  The
+# kasan variant is the patched source with KASAN on top (make kasan); it
+# reaches that source as ../linux too, through a symlink.
+case $variant in
+kasan)	frags=("$arch-patched" kasan)
+	mkdir -p "$build/kasan"
+	ln -sfn ../patched/linux "$build/kasan/linux" ;;
+*)	frags=("$arch-$variant") ;;
+esac
+src=$build/$variant/linux
 t0=$(date +%s)
 say() { echo "[kbuild $variant-$arch $(( $(date +%s) - t0 ))s] $*"; }
 
@@ -24,7 +33,7 @@ for tool in "${CROSS}gcc" ccache pahole flex bison bc; do
 done
 
 say "configuring"
-"$root/scripts/kconfig.sh" "$src" "$obj" "$arch"
+"$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "${frags[@]}"
 
 export CCACHE_BASEDIR=$build
 export CCACHE_NOHASHDIR=1

@@ -1,16 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Generate the test kernel's .config: tinyconfig + Kconfig.sleep +
-# kconfig/<arch>.config, olddefconfig, then check every requested option.
-# Usage: kconfig.sh SRC OBJ ARCH
+# kconfig/<arch>.config + each kconfig/<FRAG>.config named that exists,
+# olddefconfig, then check every requested option.
+# Usage: kconfig.sh SRC OBJ ARCH [FRAG...]
 set -euo pipefail
 src=$1 obj=$2 arch=$3
+shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/arch.sh" "$arch"
 
 work=$obj/../kconfig-$arch
 mkdir -p "$obj" "$work"
 frags=("$root/Kconfig.sleep" "$root/kconfig/$arch.config")
+for frag in "$@"; do
+	[ -f "$root/kconfig/$frag.config" ] && frags+=("$root/kconfig/$frag.config")
+done
 mk=(make -s -C "$src" O="$work" ARCH="$KARCH" CROSS_COMPILE="$CROSS")
 "${mk[@]}" tinyconfig >/dev/null
 # merge_config.sh warns about every redefinition; the fragments override
