@@ -17,6 +17,8 @@ hostname sleeptest
 
 args=$(sed -n 's/.*sleeptest\.args="\([^"]*\)".*/\1/p' /proc/cmdline)
 echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m) cpus=$(nproc)"
+# Where the kernel runs, for the harness's KASLR check.
+echo "sleeptest: _text $(grep ' _text$' /proc/kallsyms | cut -d' ' -f1)"
 set -o pipefail
 /sleeptest $args 2>&1 | tee /tmp/output
 rc=$?

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from vm import SUITES  # scripts/vm.py, next to this file
+from vm import SUITES, BOOTS, DEFAULT_BOOTS  # scripts/vm.py, next to this
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(os.environ.get("BUILD_DIR",
@@ -41,8 +41,10 @@ def main():
     p.add_argument("--archs", default=",".join(ARCHS))
     p.add_argument("--suites", default=",".join(SUITES))
     a = p.parse_args()
-    cols = [(arch, v) for arch in a.archs.split(",")
-            for v in a.variants.split(",")]
+    # One column per boot: the arm64 patched kernel boots twice.
+    cols = [(arch, v + b[0]) for arch in a.archs.split(",")
+            for v in a.variants.split(",")
+            for b in BOOTS.get((arch, v), DEFAULT_BOOTS)]
     npass = nfail = nskip = 0
     named = []
     label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
@@ -76,7 +78,7 @@ def main():
                         "XFAIL" if status == "xfail" else "SKIP", where, c,
                         why))
         w = max([len(c) for c in cases] + [10])
-        head = "%-*s" % (w, "case") + "".join(" %-15s" % ("%s/%s" % c)
+        head = "%-*s" % (w, "case") + "".join(" %-23s" % ("%s/%s" % c)
                                               for c in cols)
         print()
         print(title)
@@ -86,7 +88,7 @@ def main():
             row = "%-*s" % (w, c)
             for col in cols:
                 r = table[col]
-                row += " %-15s" % (label[r[c][0]] if r and c in r else
+                row += " %-23s" % (label[r[c][0]] if r and c in r else
                                    ("-" if r else "no result"))
             print(row)
     total = "?"

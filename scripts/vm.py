@@ -45,6 +45,29 @@ QEMU = {
 # 3 runs of 40 attach/replace/detach rounds all passed.
 TCG_SINGLE_THREAD = {"arm64"}
 
+# The boots of one kernel, each its own result file: (name suffix, extra
+# kernel command line, KASLR expectation).  The arm64 patched kernel is
+# built with KASLR (kconfig/arm64-patched.config) and booted both ways:
+# with KASLR its call sites reach BPF trampolines (vmalloc space) through
+# ftrace_regs_caller, with nokaslr by a direct BL.  The "kaslr" check
+# compares the guest's _text with the link address in System.map.
+BOOTS = {
+    ("arm64", "patched"): [("", "", "kaslr"),
+                           ("-nokaslr", "nokaslr", "nokaslr")],
+    ("arm64", "kasan"): [("", "", "kaslr")],
+}
+DEFAULT_BOOTS = [("", "", None)]
+
+# On every boot: KFENCE samples an allocation every millisecond (a use
+# after free of a trampoline image or program is caught within a suite
+# run), and the soft-lockup detector waits 2 x 20 s, which a TCG guest
+# busy in the tracers' start-up tests stays within.
+COMMON_APPEND = "kfence.sample_interval=1 watchdog_thresh=20"
+
+# A trampoline call path each attach case reports ("# call-path: FN PATH",
+# selftests/sleeptest.c); arm64 needs both across its two boots.
+CALL_PATH = re.compile(r"^# call-path: (\S+) (\S+)", re.M)
+
 # Kernel log lines that fail a run.
 # Lockdep and RCU-lockdep reports start with "WARNING:" or "INFO:", the
 # atomic-sleep check with "BUG: sleeping function called from invalid
@@ -71,6 +94,10 @@ def log(stage, msg):
     print("[%s %4.0fs] %s" % (stage, time.time() - T0, msg), flush=True)
 
 
+def boots(a):
+    return BOOTS.get((a.arch, a.variant), DEFAULT_BOOTS)
+
+
 def qemu_cmd(a, append, icount):
     base, console = QEMU[a.arch]
     # Benchmarks use one vCPU: under -icount, vCPUs run round-robin in one
@@ -79,7 +106,8 @@ def qemu_cmd(a, append, icount):
                   "-nodefaults",
                   "-display", "none", "-serial", "stdio", "-monitor", "none",
                   "-no-reboot", "-kernel", a.kernel, "-initrd", a.initrd,
-                  "-append", "console=%s panic=-1 %s" % (console, append)]
+                  "-append", "console=%s panic=-1 %s %s" % (
+                      console, COMMON_APPEND, append)]
     if icount:
         cmd += ["-icount", "shift=0,sleep=off"]
     elif a.arch in TCG_SINGLE_THREAD:
@@ -87,13 +115,13 @@ def qemu_cmd(a, append, icount):
     return cmd
 
 
-def boot(a, stage, guest_args, timeout, icount=False):
-    """Run one guest; return (console text, timed_out)."""
+def boot(a, stage, guest_args, timeout, icount=False, name="", extra=""):
+    """Run one guest; return (console text, timed_out, console path)."""
     os.makedirs(RESULTS, exist_ok=True)
-    append = 'sleeptest.args="%s"' % guest_args
-    cmd = qemu_cmd(a, append, icount)
-    console_path = os.path.join(RESULTS, "console-%s%s-%s%s.log" %
-                                (suite_prefix(a), a.variant, a.arch,
+    append = 'sleeptest.args="%s" %s' % (guest_args, extra)
+    cmd = qemu_cmd(a, append.strip(), icount)
+    console_path = os.path.join(RESULTS, "console-%s%s%s-%s%s.log" %
+                                (suite_prefix(a), a.variant, name, a.arch,
                                  "-bench" if icount else ""))
     log(stage, "booting: " + " ".join(cmd[:3]) + " ... (limit %ds)" % timeout)
     lines = []
@@ -187,17 +215,50 @@ def expected_cases(a):
 
 
 def version_info(a):
-    sv = os.path.join(BUILD, a.variant, "source-version.txt")
+    sv = os.path.join(BUILD, a.variant, "obj-" + a.arch,
+                      "source-version.txt")
     src = open(sv).read().strip() if os.path.exists(sv) else "unknown"
     q = subprocess.run([QEMU[a.arch][0][0], "--version"], capture_output=True,
                        text=True).stdout.splitlines()
     return src, q[0] if q else "qemu ?"
 
 
-def cmd_test(a):
-    stage = "vm %s-%s" % (a.variant, a.arch)
+def link_text_address(a):
+    """_text in the kernel's System.map: where it runs without KASLR."""
+    sysmap = os.path.join(BUILD, a.variant, "obj-" + a.arch, "System.map")
+    if not os.path.exists(sysmap):
+        return None
+    for line in open(sysmap):
+        f = line.split()
+        if len(f) == 3 and f[2] == "_text":
+            return int(f[0], 16)
+    return None
+
+
+def kaslr_check(a, text, want):
+    """Did the boot run where it should: moved (kaslr) or at the link
+    address (nokaslr)?  guest-init.sh prints _text from /proc/kallsyms."""
+    m = re.search(r"^sleeptest: _text ([0-9a-f]+)", text, re.M)
+    link = link_text_address(a)
+    if not m or link is None:
+        return ("kaslr_" + want, "fail", None,
+                ["# _text not found (guest: %s, System.map: %s)"
+                 % ("found" if m else "missing",
+                    "found" if link is not None else "missing")])
+    run = int(m.group(1), 16)
+    moved = run != link
+    ok = moved if want == "kaslr" else not moved
+    return ("kaslr_" + want, "pass" if ok else "fail", None,
+            ["# _text at %x, linked at %x: %s" % (
+                run, link, "moved by KASLR" if moved else "not moved")])
+
+
+def boot_results(a, stage, name, extra):
+    """One boot of the suite: raw results with known failures applied,
+    plus the harness's own checks of the run."""
     guest_args = "-t %s" % a.filter if a.filter else ""
-    text, timed_out, console_path = boot(a, stage, guest_args, a.timeout)
+    text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
+                                         name=name, extra=extra)
     out, rest = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
     dmesg, _ = block(text, "SLEEPTEST-DMESG-BEGIN", "SLEEPTEST-DMESG-END")
     rc = None
@@ -213,25 +274,25 @@ def cmd_test(a):
         if c not in names:
             raw.append((c, False, ["# did not run (guest output ended)"]))
     results = []   # (name, status, directive, diag) status: pass/fail/xfail
-    for name, ok, diag in raw:
-        if name in known:
-            expect, reason, flaky = known[name]
+    for name_, ok, diag in raw:
+        if name_ in known:
+            expect, reason, flaky = known[name_]
             if ok and flaky:
-                results.append((name, "pass", None, diag + [
+                results.append((name_, "pass", None, diag + [
                     "# intermittent known failure (%s) did not show this "
                     "time" % reason]))
             elif ok:
-                results.append((name, "fail", "known failure passed: remove"
+                results.append((name_, "fail", "known failure passed: remove"
                                 " it from %s" % os.path.relpath(known_path,
                                                                 ROOT), diag))
             elif any(expect in d for d in diag):
-                results.append((name, "xfail", "TODO " + reason, diag))
+                results.append((name_, "xfail", "TODO " + reason, diag))
             else:
-                results.append((name, "fail", None, diag + [
+                results.append((name_, "fail", None, diag + [
                     "# listed as a known failure with '%s', but failed "
                     "otherwise" % expect]))
         else:
-            results.append((name, "pass" if ok else "fail", None, diag))
+            results.append((name_, "pass" if ok else "fail", None, diag))
     # The run itself: the guest finished, and its kernel log is clean.
     tail = text.splitlines()[-40:]
     if timed_out or out is None:
@@ -254,43 +315,87 @@ def cmd_test(a):
     if out is not None and rc not in (0, 1):
         results.append(("sleeptest_exit", "fail", None,
                         ["# /sleeptest exited with %s" % rc]))
-
-    src, qv = version_info(a)
     uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
-    path = os.path.join(RESULTS, "%s%s-%s.ktap" % (suite_prefix(a),
-                                                   a.variant, a.arch))
+    paths = CALL_PATH.findall(out or "")
+    return results, {"console": console_path, "text": text,
+                     "kernel": uname.group(1) if uname else "?",
+                     "paths": paths}
+
+
+def write_ktap(a, name, results, meta):
+    src, qv = version_info(a)
+    path = os.path.join(RESULTS, "%s%s%s-%s.ktap" % (suite_prefix(a),
+                                                     a.variant, name, a.arch))
     with open(path, "w") as f:
         f.write("KTAP version 1\n")
-        f.write("# %s, variant %s, arch %s\n"
-                % (SUITES[a.suite][1], a.variant, a.arch))
+        f.write("# %s, variant %s%s, arch %s\n"
+                % (SUITES[a.suite][1], a.variant, name, a.arch))
         f.write("# source: %s\n" % src)
-        f.write("# kernel: %s\n" % (uname.group(1) if uname else "?"))
+        f.write("# kernel: %s\n" % meta["kernel"])
         f.write("# qemu: %s\n" % qv)
         f.write("# date: %s\n" % datetime.datetime.utcnow().isoformat())
-        f.write("# console: %s\n" % os.path.relpath(console_path, ROOT))
+        f.write("# console: %s\n" % os.path.relpath(meta["console"], ROOT))
         f.write("1..%d\n" % len(results))
-        for i, (name, status, directive, diag) in enumerate(results, 1):
+        for i, (case, status, directive, diag) in enumerate(results, 1):
             for d in diag:
                 f.write(d + "\n")
             line = "%s %d %s" % ("ok" if status == "pass" else "not ok",
-                                 i, name)
+                                 i, case)
             if directive:
                 line += " # " + directive
             f.write(line + "\n")
-    npass = sum(r[1] == "pass" for r in results)
-    nfail = sum(r[1] == "fail" for r in results)
-    nx = sum(r[1] == "xfail" for r in results)
-    for name, status, directive, diag in results:
-        if status == "fail":
-            log(stage, "FAIL %s%s" % (name, " (%s)" % directive
-                                      if directive else ""))
-            for d in diag[-45:]:
-                print("    " + d)
-        elif status == "xfail":
-            log(stage, "XFAIL %s: %s" % (name, directive[5:]))
-    log(stage, "%d passed, %d failed, %d skipped -> %s"
-        % (npass, nfail, nx, os.path.relpath(path, ROOT)))
-    return 1 if nfail else 0
+    return path
+
+
+def call_paths_check(per_boot):
+    """arm64: the KASLR boot must reach a trampoline through
+    ftrace_regs_caller (out of BL range) and the nokaslr boot by a direct
+    BL, or one of the two paths went untested."""
+    diag = []
+    seen = {}
+    for name, want, paths in per_boot:
+        kinds = [p for _, p in paths]
+        seen[want] = kinds
+        diag.append("# %s boot: %s" % (want, ", ".join(
+            "%d %s" % (kinds.count(k), k) for k in sorted(set(kinds)))
+            or "no call-path reports"))
+    ok = "out-of-range" in seen.get("kaslr", []) and \
+        "direct" in seen.get("nokaslr", [])
+    if not ok:
+        diag.append("# want at least one out-of-range call path with "
+                    "KASLR and one direct call path with nokaslr")
+    return ("call_paths_exercised", "pass" if ok else "fail", None, diag)
+
+
+def cmd_test(a):
+    nfail_all = 0
+    per_boot = []
+    todo = boots(a)
+    for k, (name, extra, kaslr) in enumerate(todo):
+        stage = "vm %s%s-%s" % (a.variant, name, a.arch)
+        results, meta = boot_results(a, stage, name, extra)
+        if kaslr:
+            results.append(kaslr_check(a, meta["text"], kaslr))
+            per_boot.append((name, kaslr, meta["paths"]))
+        if k == len(todo) - 1 and len(per_boot) > 1 and \
+                a.suite == "sleeptest" and not a.filter:
+            results.append(call_paths_check(per_boot))
+        path = write_ktap(a, name, results, meta)
+        npass = sum(r[1] == "pass" for r in results)
+        nfail = sum(r[1] == "fail" for r in results)
+        nx = sum(r[1] == "xfail" for r in results)
+        for case, status, directive, diag in results:
+            if status == "fail":
+                log(stage, "FAIL %s%s" % (case, " (%s)" % directive
+                                          if directive else ""))
+                for d in diag[-45:]:
+                    print("    " + d)
+            elif status == "xfail":
+                log(stage, "XFAIL %s: %s" % (case, directive[5:]))
+        log(stage, "%d passed, %d failed, %d skipped -> %s"
+            % (npass, nfail, nx, os.path.relpath(path, ROOT)))
+        nfail_all += nfail
+    return 1 if nfail_all else 0
 
 
 def cmd_bench(a):
