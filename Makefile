@@ -24,6 +24,11 @@ ITERS ?= 20000
 VM_TIMEOUT ?= 300
 KSELFTEST_TIMEOUT ?= 1200
 KASAN_TIMEOUT ?= 1200
+# Load/attach/detach/free rounds of each trampoline churn case: fewer in
+# every make test boot, the full 2,000 under KASAN (make kasan).
+CHURN_ROUNDS ?= 200
+KASAN_CHURN_ROUNDS ?= 2000
+export CHURN_ROUNDS
 BENCH_TIMEOUT ?= 900
 PY := python3
 
@@ -31,6 +36,7 @@ export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan \
+	distro-check \
 	checkpatch clean distclean summary check-arch conformance series-check
 
 help:
@@ -43,6 +49,8 @@ help:
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
 	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched or kasan"
+	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
+	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
@@ -93,7 +101,13 @@ kselftest: kernel
 # in one boot (with KASLR on arm64).  Not part of make test: KASAN doubles
 # the guest's run time under TCG, and make test runs KFENCE instead.
 kasan: check-arch source
-	@$(MAKE) -s vmtest VARIANT=kasan ARCH=$(ARCH) T="$(T)" VM_TIMEOUT=$(KASAN_TIMEOUT)
+	@$(MAKE) -s vmtest VARIANT=kasan ARCH=$(ARCH) T="$(T)" \
+		VM_TIMEOUT=$(KASAN_TIMEOUT) CHURN_ROUNDS=$(KASAN_CHURN_ROUNDS)
+
+# The series' directories compiled with Debian's own 6.1 configurations
+# (x86_64 gcc, arm64 gcc, arm64 clang with in-kernel BTI), -Werror.
+distro-check: source
+	@scripts/distro-check.sh $(CONFIGS)
 
 # Without VARIANT=..., both kernels side by side and their ratio.
 bench: check-arch
@@ -118,6 +132,7 @@ run: source
 test: source
 	@rm -f $(BUILD)/results/*.ktap
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
+	@$(MAKE) -s distro-check || true
 	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \
 		echo "=== $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s vmtest VARIANT=$$v ARCH=$$a || true; \

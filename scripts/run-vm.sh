@@ -22,4 +22,4 @@ if [ "$mode" = bench ]; then
 	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg"
 fi
 exec python3 "$root/scripts/vm.py" test --suite "$suite" "${common[@]}" \
-	--filter "$arg"
+	--filter "$arg" --churn-rounds "${CHURN_ROUNDS:-0}"

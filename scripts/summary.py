@@ -111,6 +111,20 @@ def main():
                 named.append("FAILED %s %s" % (f[:-5], c))
             else:
                 nskip += 1
+    distro = os.path.join(RESULTS, "distro-check.ktap")
+    if os.path.exists(distro):
+        res, order = read_ktap(distro)
+        print("distro-check (Debian 6.1 configs): " + ", ".join(
+            "%s %s" % (c, label[res[c][0]]) for c in order))
+        for c, (status, why) in res.items():
+            if status == "pass":
+                npass += 1
+            else:
+                nfail += 1
+                named.append("FAILED distro-check %s" % c)
+    elif "stock" in a.variants:
+        nfail += 1
+        named.append("FAILED distro-check: no results")
     print()
     for n in named:
         print(n)

@@ -257,6 +257,8 @@ def boot_results(a, stage, name, extra):
     """One boot of the suite: raw results with known failures applied,
     plus the harness's own checks of the run."""
     guest_args = "-t %s" % a.filter if a.filter else ""
+    if a.churn_rounds:
+        extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
     text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
                                          name=name, extra=extra)
     out, rest = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
@@ -484,6 +486,7 @@ def main():
     p.add_argument("--suite", default="sleeptest", choices=sorted(SUITES))
     p.add_argument("--iters", type=int, default=20000)
     p.add_argument("--timeout", type=int, default=300)
+    p.add_argument("--churn-rounds", type=int, default=0)
     a = p.parse_args()
     sys.exit(cmd_test(a) if a.cmd == "test" else cmd_bench(a))
 

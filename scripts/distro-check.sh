@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Compile what the series touches with Debian's own 6.1 configurations
+# (package linux-config-6.1), warnings as errors:
+#   x86_64-gcc    config.amd64_none_amd64
+#   arm64-gcc     config.arm64_none_arm64 (KASLR, module PLTs, SLUB, ...)
+#   arm64-clang   the same with LLVM=1 and ARM64_BTI_KERNEL=y
+# Each is one KTAP case in build/results/distro-check.ktap.  Objects go
+# to build/distro/obj-<name>, through ccache; only the directories the
+# series changes are compiled, not a whole kernel.
+# Usage: distro-check.sh [NAME...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+src=$build/patched/linux
+results=$build/results
+t0=$(date +%s)
+# Progress goes to stderr; stdout is the case's KTAP diagnostics.
+say() { echo "[distro-check $1 $(( $(date +%s) - t0 ))s] $2" >&2; }
+export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+# name: kernel arch, Debian config, toolchain, options that must survive,
+# targets.  Options set on top of Debian's: none but BTI for clang.
+all=(x86_64-gcc arm64-gcc arm64-clang)
+common_want=(CONFIG_BPF_JIT=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_LSM=y
+	CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_FUNCTION_TRACER=y)
+arm64_want=(CONFIG_RANDOMIZE_BASE=y CONFIG_ARM64_MODULE_PLTS=y
+	CONFIG_RANDOMIZE_MODULE_REGION_FULL=y CONFIG_SLUB=y)
+arm64_targets=(arch/arm64/net/ arch/arm64/kernel/ftrace.o
+	arch/arm64/kernel/entry-ftrace.o kernel/bpf/ kernel/trace/)
+
+cfgdir=$build/dl/linux-config
+fetch_configs() {
+	local deb
+	[ -f "$cfgdir/config.arm64_none_arm64.xz" ] &&
+		[ -f "$cfgdir/config.amd64_none_amd64.xz" ] && return 0
+	mkdir -p "$cfgdir/arm64"
+	# The amd64 configs come with the installed package (make deps); the
+	# arm64 ones from the arm64 package, unpacked, not installed.
+	cp /usr/src/linux-config-6.1/config.amd64_none_amd64.xz "$cfgdir/"
+	(cd "$cfgdir/arm64" && rm -f ./*.deb &&
+		apt-get download linux-config-6.1:arm64 2>&1 |
+		grep -v '^W: Download is performed unsandboxed' || true)
+	deb=$(ls "$cfgdir"/arm64/linux-config-6.1_*_arm64.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { echo "distro-check: could not download linux-config-6.1:arm64" >&2; return 1; }
+	dpkg-deb -x "$deb" "$cfgdir/arm64/x"
+	cp "$cfgdir/arm64/x/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" "$cfgdir/"
+}
+
+check_one() {
+	local name=$1 karch cfg tc=() want=() targets=() extra=() obj log
+	case $name in
+	x86_64-gcc)
+		karch=x86_64 cfg=config.amd64_none_amd64
+		tc=(CC="ccache gcc" HOSTCC="ccache gcc")
+		want=("${common_want[@]}")
+		targets=(arch/x86/net/ kernel/bpf/ kernel/trace/) ;;
+	arm64-gcc)
+		karch=arm64 cfg=config.arm64_none_arm64
+		tc=(CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc"
+			HOSTCC="ccache gcc")
+		want=("${common_want[@]}" "${arm64_want[@]}")
+		targets=("${arm64_targets[@]}") ;;
+	arm64-clang)
+		karch=arm64 cfg=config.arm64_none_arm64
+		tc=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang")
+		extra=(ARM64_BTI_KERNEL)
+		want=("${common_want[@]}" "${arm64_want[@]}"
+			CONFIG_ARM64_BTI_KERNEL=y CONFIG_CC_IS_CLANG=y)
+		targets=("${arm64_targets[@]}") ;;
+	*)	echo "distro-check: unknown configuration $name (have: ${all[*]})" >&2
+		return 2 ;;
+	esac
+	obj=$build/distro/obj-$name
+	log=$obj/build.log
+	mkdir -p "$obj"
+	local mk=(make -C "$src" O="$obj" ARCH="$karch" "${tc[@]}" -j"$(nproc)")
+	xz -dc "$cfgdir/$cfg.xz" > "$obj/.config.new"
+	# Debian signs with its own keys; a compile-only check needs none.
+	sed -i -e 's/^CONFIG_SYSTEM_TRUSTED_KEYS=.*/CONFIG_SYSTEM_TRUSTED_KEYS=""/' \
+		-e 's/^CONFIG_MODULE_SIG_KEY=.*/CONFIG_MODULE_SIG_KEY=""/' \
+		"$obj/.config.new"
+	for opt in "${extra[@]}"; do
+		"$src/scripts/config" --file "$obj/.config.new" --enable "$opt"
+	done
+	# Keep the old .config (and its timestamps) when nothing changed.
+	if ! cmp -s "$obj/.config.new" "$obj/.config.debian" 2>/dev/null; then
+		cp "$obj/.config.new" "$obj/.config"
+		cp "$obj/.config.new" "$obj/.config.debian"
+	fi
+	say "$name" "configuring ($cfg${extra:+ + ${extra[*]}})"
+	if ! "${mk[@]}" olddefconfig >"$log" 2>&1; then
+		echo "# olddefconfig failed:"; tail -20 "$log" | sed 's/^/#   /'
+		return 1
+	fi
+	local opt missing=0
+	for opt in "${want[@]}"; do
+		grep -qx "$opt" "$obj/.config" && continue
+		echo "# $opt did not survive olddefconfig (got: $(grep "^${opt%%=*}=" "$obj/.config" || echo unset))"
+		missing=1
+	done
+	[ $missing -eq 0 ] || return 1
+	say "$name" "compiling ${targets[*]} with -Werror"
+	if ! "${mk[@]}" KCFLAGS=-Werror prepare "${targets[@]}" >>"$log" 2>&1; then
+		echo "# build failed (full log: ${log#"$root"/}):"
+		grep -E -A5 'error|Error' "$log" | head -40 | sed 's/^/#   /'
+		return 1
+	fi
+	local n
+	n=$(find "$obj/kernel/bpf" "$obj/kernel/trace" "$obj/arch/$([ "$karch" = x86_64 ] && echo x86 || echo arm64)/net" -name '*.o' | wc -l)
+	echo "# $n objects, no warnings"
+	say "$name" "done: $n objects"
+}
+
+[ -d "$src/kernel" ] || { echo "distro-check: $src missing (run make source)" >&2; exit 1; }
+fetch_configs
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=("${all[@]}")
+mkdir -p "$results"
+ktap=$results/distro-check.ktap
+{
+	echo "KTAP version 1"
+	echo "# Debian 6.1 configurations, patched tree, -Werror"
+	echo "1..${#names[@]}"
+} > "$ktap.tmp"
+i=0 failed=0
+for name in "${names[@]}"; do
+	i=$((i + 1))
+	if out=$(check_one "$name"); then
+		printf '%s\n' "$out" >> "$ktap.tmp"
+		echo "ok $i $name" >> "$ktap.tmp"
+	else
+		printf '%s\n' "$out" >> "$ktap.tmp"
+		echo "not ok $i $name" >> "$ktap.tmp"
+		printf '%s\n' "$out" | tail -20
+		failed=$((failed + 1))
+	fi
+done
+mv "$ktap.tmp" "$ktap"
+echo "[distro-check $(( $(date +%s) - t0 ))s] $((i - failed)) of $i configurations compile -> ${ktap#"$root"/}"
+[ $failed -eq 0 ]
