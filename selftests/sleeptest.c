@@ -29,6 +29,7 @@
 
 #include <linux/types.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "progs/copy_user.h"
@@ -42,6 +43,8 @@
 #include "attach.skel.h"
 #include "modfunc.skel.h"
 #include "progtarget.skel.h"
+#include "churn.skel.h"
+#include "recursion.skel.h"
 
 #if defined(__x86_64__)
 #define SYSCALL_PREFIX "__x64_sys_"
@@ -129,6 +132,245 @@ static int attach_prog(struct bpf_program *prog, struct bpf_link **link)
 	return 0;
 }
 
+/*
+ * Call-path report: how a call of fn reaches the trampoline attached to
+ * it, printed as one diag line "call-path: <fn> <path>":
+ *   direct        the call site branches straight to the trampoline;
+ *   out-of-range  (arm64) the trampoline is beyond BL reach, the call site
+ *                 goes through ftrace_regs_caller;
+ *   shared        other ftrace ops share the function: the call goes
+ *                 through ftrace_regs_caller or the list function;
+ *   unknown       followed by "call-path-why: <fn>: <reason>".
+ * Decided from enabled_functions (the ftrace refcount of fn) and from the
+ * addresses of fn and of its bpf_trampoline_<key> in /proc/kallsyms.
+ */
+#define ENABLED_FUNCTIONS "/sys/kernel/tracing/enabled_functions"
+
+static void call_path_unknown(const char *fn, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	diag("call-path: %s unknown", fn);
+	diag("call-path-why: %s: %s", fn, why);
+}
+
+/*
+ * The BTF object id and type id of a kernel function, in vmlinux or in a
+ * module: a trampoline's key is built from both.  Module BTF is split BTF,
+ * so its type ids continue vmlinux's.  mod gets the module's name, or ""
+ * for vmlinux.
+ */
+static int kernel_func_btf(const char *fn, __u32 *obj_id, __u32 *type_id,
+			   char *mod, size_t mod_len)
+{
+	struct btf *vmlinux = NULL, *btf;
+	__u32 id = 0, vmlinux_id = 0, ids[64];
+	int nr = 0, i, tid, err = -ENOENT;
+
+	while (!bpf_btf_get_next_id(id, &id)) {
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		char name[64] = "";
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)name;
+		info.name_len = sizeof(name);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.kernel_btf) {
+			if (!strcmp(name, "vmlinux"))
+				vmlinux_id = id;
+			else if (nr < (int)(sizeof(ids) / sizeof(ids[0])))
+				ids[nr++] = id;
+		}
+		close(fd);
+	}
+	if (!vmlinux_id)
+		return -ENOENT;
+	vmlinux = btf__load_from_kernel_by_id(vmlinux_id);
+	if (!vmlinux)
+		return -errno;
+	tid = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC);
+	if (tid > 0) {
+		*obj_id = vmlinux_id;
+		*type_id = tid;
+		mod[0] = 0;
+		err = 0;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		btf = btf__load_from_kernel_by_id_split(ids[i], vmlinux);
+		if (!btf)
+			continue;
+		tid = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
+		if (tid > 0) {
+			struct bpf_btf_info info = {};
+			__u32 len = sizeof(info);
+			int fd = bpf_btf_get_fd_by_id(ids[i]);
+
+			mod[0] = 0;
+			if (fd >= 0) {
+				info.name = (__u64)(unsigned long)mod;
+				info.name_len = mod_len;
+				bpf_obj_get_info_by_fd(fd, &info, &len);
+				close(fd);
+			}
+			*obj_id = ids[i];
+			*type_id = tid;
+			err = 0;
+		}
+		btf__free(btf);
+		if (!err)
+			break;
+	}
+out:
+	btf__free(vmlinux);
+	return err;
+}
+
+/* fn's refcount in enabled_functions: how many ftrace ops it has. */
+static int ftrace_refcount(const char *fn, long *refs)
+{
+	FILE *f = fopen(ENABLED_FUNCTIONS, "r");
+	size_t n = strlen(fn);
+	char line[512], *p;
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, fn, n) || (line[n] != ' ' && line[n] != '\t'))
+			continue;
+		p = strchr(line + n, '(');
+		*refs = p ? strtol(p + 1, NULL, 10) : -1;
+		found = 1;
+	}
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+/* NULL: beyond what the architecture's call site can reach at all. */
+static const char *call_path_of(unsigned long long fn_addr,
+				unsigned long long tramp)
+{
+#if defined(__aarch64__)
+	/* The call site: the BL after "mov x9, lr" at the entry. */
+	long long off = (long long)(tramp - (fn_addr + 4));
+
+	return off >= -(128LL << 20) && off < (128LL << 20) ? "direct" :
+	       "out-of-range";
+#else
+	/* A 5-byte call rel32 at the entry (after endbr64 with IBT). */
+	long long off = (long long)(tramp - fn_addr);
+
+	return off > -(2LL << 30) + 16 && off < (2LL << 30) - 16 ?
+	       "direct" : NULL;
+#endif
+}
+
+static void report_call_path(const char *fn)
+{
+	unsigned long long addr, fn_addr = 0, key;
+	char line[512], name[256], tag[80], modtag[80], mod[64];
+	unsigned long long tramps[16];
+	__u32 obj_id = 0, type_id = 0;
+	int err, nr = 0, fn_seen = 0, pick;
+	const char *path;
+	long refs = -1;
+	char type;
+	FILE *f;
+
+	err = ftrace_refcount(fn, &refs);
+	if (err) {
+		call_path_unknown(fn, "not in %s: %d (%s)", ENABLED_FUNCTIONS,
+				  err, strerror(-err));
+		return;
+	}
+	if (refs > 1) {
+		diag("call-path: %s shared", fn);
+		return;
+	}
+	if (refs != 1) {
+		call_path_unknown(fn, "ftrace refcount %ld in %s", refs,
+				  ENABLED_FUNCTIONS);
+		return;
+	}
+	err = kernel_func_btf(fn, &obj_id, &type_id, mod, sizeof(mod));
+	if (err) {
+		call_path_unknown(fn, "not found in kernel BTF: %d (%s)", err,
+				  strerror(-err));
+		return;
+	}
+	snprintf(modtag, sizeof(modtag), "[%s]", mod);
+	f = fopen("/proc/kallsyms", "r");
+	if (!f) {
+		call_path_unknown(fn, "/proc/kallsyms: %s", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		tag[0] = 0;
+		if (sscanf(line, "%llx %c %255s %79s", &addr, &type, name,
+			   tag) < 3)
+			continue;
+		if (!strcmp(name, fn)) {
+			if (!fn_seen &&
+			    (mod[0] ? !strcmp(tag, modtag) : !tag[0])) {
+				fn_addr = addr;
+				fn_seen = 1;
+			}
+			continue;
+		}
+		if (strncmp(name, "bpf_trampoline_", 15))
+			continue;
+		/* key: obj_id << 32 | btf_id, 6.1.y also sets bit 31 */
+		key = strtoull(name + 15, NULL, 10);
+		if (key >> 32 != obj_id || (key & 0x7fffffffULL) != type_id)
+			continue;
+		/* Keep the last ones listed. */
+		if (nr == (int)(sizeof(tramps) / sizeof(tramps[0]))) {
+			memmove(tramps, tramps + 1, sizeof(tramps) -
+				sizeof(tramps[0]));
+			nr--;
+		}
+		tramps[nr++] = addr;
+	}
+	fclose(f);
+	if (fn_seen && !fn_addr) {
+		call_path_unknown(fn, "/proc/kallsyms shows zero addresses "
+				  "(kptr_restrict?)");
+		return;
+	}
+	if (!fn_seen) {
+		call_path_unknown(fn, "no address for %s%s in /proc/kallsyms",
+				  fn, mod[0] ? modtag : "");
+		return;
+	}
+	if (!nr) {
+		call_path_unknown(fn, "no bpf_trampoline_* for BTF object %u "
+				  "type %u in /proc/kallsyms (bpf_jit_kallsyms "
+				  "off?)", obj_id, type_id);
+		return;
+	}
+	/*
+	 * Several images share the name while an old one retires; the newest
+	 * is listed last (bpf_ksym_add() appends).
+	 */
+	pick = nr - 1;
+	path = call_path_of(fn_addr, tramps[pick]);
+	if (!path) {
+		call_path_unknown(fn, "trampoline at %#llx is beyond a call's "
+				  "reach of %s at %#llx", tramps[pick], fn,
+				  fn_addr);
+		return;
+	}
+	diag("call-path: %s %s", fn, path);
+}
+
 /* a: lsm.s on an exec hook, bpf_copy_from_user() and three map kinds. */
 static void test_lsm_s_exec_maps(void)
 {
@@ -213,6 +455,7 @@ static void test_fentry_s_copy_from_user(void)
 	skel = copy_user_open_attach();
 	if (!skel)
 		return;
+	report_call_path(sys_fn("setdomainname"));
 	ret = syscall(__NR_setdomainname, &value, -1L);
 	CHECK(ret == -1 && errno == EINVAL, "setdomainname %ld errno %d",
 	      ret, errno);
@@ -758,6 +1001,8 @@ static void test_attach_detach_while_running(void)
 			err = -errno;
 			break;
 		}
+		if (round == 0)
+			report_call_path(sys_fn("getpgid"));
 		if (!CHECK(counter_moves(&skel->bss->fentry_hits, seen),
 			   "round %d: fentry does not run (workers at %ld, %ld)",
 			   round, w.calls[0], w.calls[1])) {
@@ -866,6 +1111,7 @@ static void test_function_tracer_and_trampoline(void)
 	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
 				   &skel->links.count_fexit), "attach fexit"))
 		goto out_tracer;
+	report_call_path(fn);
 	for (i = 0; i < calls; i++)
 		syscall(__NR_getpgid, 0);
 	write_file("/sys/kernel/tracing/tracing_on", "0");
@@ -905,6 +1151,7 @@ static void test_kprobe_and_trampoline(void)
 	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
 				   &skel->links.count_fexit), "attach fexit"))
 		goto out;
+	report_call_path(sys_fn("getpgid"));
 	for (i = 0; i < calls; i++)
 		syscall(__NR_getpgid, 0);
 	CHECK(skel->bss->kprobe_hits == calls, "kprobe ran %ld times for %d",
@@ -938,6 +1185,7 @@ static void test_module_function(void)
 	if (!CHECK_ERR(modfunc__load(skel), "load") ||
 	    !CHECK_ERR(modfunc__attach(skel), "attach"))
 		goto out;
+	report_call_path("sleeptest_mod_target");
 	fd = open("/sys/kernel/debug/sleeptest_mod/trigger",
 		  O_WRONLY | O_CLOEXEC);
 	if (!CHECK(fd >= 0, "trigger: %s", strerror(errno)))
@@ -955,6 +1203,324 @@ out:
 	/* Unloading works once the trampolines are gone. */
 	CHECK(!syscall(__NR_delete_module, "sleeptest_mod", O_NONBLOCK),
 	      "delete_module: %s", strerror(errno));
+}
+
+/*
+ * Trampoline churn: while eight threads call getpgid on both CPUs and a
+ * long-lived fentry program stays attached, load, attach, detach and free
+ * a new program on the same function, round after round.  Every round
+ * rebuilds the trampoline and repoints the call site; each retired image
+ * and program is freed while the workers may still be inside.
+ */
+#define CHURN_WORKERS 8
+#define CHURN_ROUNDS 2000	/* default; SLEEPTEST_CHURN_ROUNDS overrides */
+#define CHURN_KINDS 4
+
+struct churn_workers;
+
+struct churn_worker {
+	pthread_t thread;
+	struct churn_workers *all;
+	int cpu;		/* pinned to */
+	int err;		/* pthread_setaffinity_np() */
+	int ran_on;		/* sched_getcpu() once pinned */
+	volatile long calls;
+	volatile long mismatches;
+	volatile long last_bad;
+};
+
+struct churn_workers {
+	struct churn_worker w[CHURN_WORKERS];
+	long expect;		/* getpgid(0) before the case */
+	volatile int stop;
+};
+
+static void *churn_worker_fn(void *arg)
+{
+	struct churn_worker *cw = arg;
+	long expect = cw->all->expect, ret;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cw->cpu, &cpus);
+	cw->err = pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	cw->ran_on = sched_getcpu();
+	while (!cw->all->stop) {
+		ret = syscall(__NR_getpgid, 0);
+		if (ret != expect) {
+			cw->mismatches++;
+			cw->last_bad = ret;
+		}
+		cw->calls++;
+	}
+	return NULL;
+}
+
+static int churn_workers_start(struct churn_workers *cws)
+{
+	int i, err;
+
+	memset(cws, 0, sizeof(*cws));
+	cws->expect = getpgid(0);
+	for (i = 0; i < CHURN_WORKERS; i++) {
+		cws->w[i].all = cws;
+		cws->w[i].cpu = i < CHURN_WORKERS / 2 ? 0 : 1;
+		err = pthread_create(&cws->w[i].thread, NULL, churn_worker_fn,
+				     &cws->w[i]);
+		if (!CHECK(!err, "pthread_create: %s", strerror(err))) {
+			cws->stop = 1;
+			while (--i >= 0)
+				pthread_join(cws->w[i].thread, NULL);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Stop the workers, check their results; the total of calls on cpu[]. */
+static void churn_workers_stop(struct churn_workers *cws, long cpu[2],
+			       long *mismatches)
+{
+	struct churn_worker *cw;
+	int i;
+
+	cws->stop = 1;
+	cpu[0] = cpu[1] = 0;
+	*mismatches = 0;
+	for (i = 0; i < CHURN_WORKERS; i++) {
+		cw = &cws->w[i];
+		pthread_join(cw->thread, NULL);
+		CHECK(!cw->err, "worker %d: pinning to CPU %d: %s", i, cw->cpu,
+		      strerror(cw->err));
+		CHECK(cw->err || cw->ran_on == cw->cpu,
+		      "worker %d: pinned to CPU %d, ran on %d", i, cw->cpu,
+		      cw->ran_on);
+		cpu[cw->cpu] += cw->calls;
+		*mismatches += cw->mismatches;
+		CHECK(!cw->mismatches, "worker %d: %ld of %ld getpgid(0) calls "
+		      "returned something else than %ld (last %ld)", i,
+		      cw->mismatches, cw->calls, cws->expect, cw->last_bad);
+	}
+	CHECK(cpu[0] > 0 && cpu[1] > 0, "worker calls: CPU 0 %ld, CPU 1 %ld",
+	      cpu[0], cpu[1]);
+}
+
+/* SLEEPTEST_CHURN_ROUNDS, or the default; -1 (and the case fails) if bad. */
+static long churn_rounds(void)
+{
+	const char *s = getenv("SLEEPTEST_CHURN_ROUNDS");
+	char *end;
+	long n;
+
+	if (!s)
+		return CHURN_ROUNDS;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!CHECK(!errno && end != s && !*end && n > 0 && n <= 10000000,
+		   "SLEEPTEST_CHURN_ROUNDS='%s' is not a number of rounds "
+		   "(1..10000000)", s))
+		return -1;
+	return n;
+}
+
+static double mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * One round: a new object with one program of kind round % 4 loaded,
+ * attached, (every 10th round) seen running, detached and freed.
+ */
+static int churn_round(long round, struct churn_workers *cws)
+{
+	static const char *const kinds[CHURN_KINDS] = {
+		"fentry", "fexit", "fmod_ret", "fentry.s",
+	};
+	struct bpf_program *progs[CHURN_KINDS], *prog;
+	int kind = round % CHURN_KINDS, i, ok = 0;
+	struct bpf_link *link;
+	struct churn *skel;
+	char what[64];
+
+	skel = churn__open();
+	if (!CHECK(skel, "round %ld: open failed", round))
+		return 0;
+	progs[0] = skel->progs.churn_fentry;
+	progs[1] = skel->progs.churn_fexit;
+	progs[2] = skel->progs.churn_fmod_ret;
+	progs[3] = skel->progs.churn_fentry_s;
+	prog = progs[kind];
+	skel->bss->monitored_pid = getpid();
+	for (i = 0; i < CHURN_KINDS; i++) {
+		bpf_program__set_autoload(progs[i], i == kind);
+		bpf_program__set_attach_target(progs[i], 0, sys_fn("getpgid"));
+	}
+	snprintf(what, sizeof(what), "round %ld: load %s", round, kinds[kind]);
+	if (!CHECK_ERR(churn__load(skel), what))
+		goto out;
+	link = bpf_program__attach(prog);
+	snprintf(what, sizeof(what), "round %ld: attach %s", round,
+		 kinds[kind]);
+	if (!CHECK_ERR(link ? 0 : -errno, what))
+		goto out;
+	ok = round % 10 || CHECK(counter_moves(&skel->bss->hits, 0),
+				 "round %ld: %s does not run (worker 0 at %ld "
+				 "calls)", round, kinds[kind],
+				 cws->w[0].calls);
+	bpf_link__destroy(link);
+out:
+	churn__destroy(skel);
+	return ok;
+}
+
+static void trampoline_churn(int with_tracer)
+{
+	const char *fn = sys_fn("getpgid");
+	long rounds, round = 0, hits0, hits1, cpu[2], mismatches;
+	struct churn_workers cws;
+	struct attach *skel;
+	int tracer = 0;
+	double t0;
+
+	rounds = churn_rounds();
+	if (rounds < 0)
+		return;
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	if (with_tracer) {
+		tracer = 1;
+		if (!CHECK_ERR(write_file("/sys/kernel/tracing/set_ftrace_filter",
+					  fn), "set_ftrace_filter") ||
+		    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+					  "function"), "function tracer"))
+			goto out;
+	}
+	t0 = mono_seconds();
+	if (!churn_workers_start(&cws))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_fentry,
+				   &skel->links.count_fentry),
+		       "attach long-lived fentry"))
+		goto out_workers;
+	report_call_path(fn);
+	hits0 = skel->bss->fentry_hits;
+	for (round = 0; round < rounds; round++)
+		if (!churn_round(round, &cws))
+			break;
+	/* The long-lived program ran during the churn and still runs. */
+	hits1 = skel->bss->fentry_hits;
+	CHECK(hits1 > hits0, "long-lived fentry: %ld hits before the churn, "
+	      "%ld after", hits0, hits1);
+	CHECK(counter_moves(&skel->bss->fentry_hits, hits1),
+	      "long-lived fentry stopped running after round %ld", round);
+	if (case_failed)
+		dump_enabled_functions();
+out_workers:
+	churn_workers_stop(&cws, cpu, &mismatches);
+	diag("churn: rounds %ld, worker calls %ld (CPU 0 %ld, CPU 1 %ld), "
+	     "mismatches %ld, long-lived fentry hits %ld, %.2f s",
+	     round, cpu[0] + cpu[1], cpu[0], cpu[1], mismatches,
+	     skel->bss->fentry_hits, mono_seconds() - t0);
+out:
+	if (tracer) {
+		write_file("/sys/kernel/tracing/current_tracer", "nop");
+		write_file("/sys/kernel/tracing/set_ftrace_filter", "");
+	}
+	attach__destroy(skel);
+}
+
+static void test_trampoline_churn(void)
+{
+	trampoline_churn(0);
+}
+
+/* The same with the function tracer sharing the function all along. */
+static void test_trampoline_churn_function_tracer(void)
+{
+	trampoline_churn(1);
+}
+
+/*
+ * ftrace's recursion guard: with options/func_stack_trace set, the
+ * function tracer calls stack_trace_save() from inside its callback on
+ * getppid.  A trampoline on stack_trace_save() reached straight from the
+ * call site still runs there; one reached through ftrace's list function
+ * is skipped as recursion.
+ */
+#define STACK_TRACE_OPT "/sys/kernel/tracing/options/func_stack_trace"
+
+static void test_recursion_guard_direct(void)
+{
+	const char *fn = sys_fn("getppid");
+	const int calls = 200;
+	long start, base, stacked, traces;
+	struct recursion *skel;
+	int i;
+
+	skel = recursion__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	if (!CHECK_ERR(recursion__load(skel), "load"))
+		goto out;
+	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "0"), "func_stack_trace=0") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/set_ftrace_filter", fn),
+		       "set_ftrace_filter") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/trace", ""),
+		       "clear trace") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+				  "function"), "function tracer"))
+		goto out_tracer;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_stack_trace_save,
+				   &skel->links.count_stack_trace_save),
+		       "attach fentry stack_trace_save"))
+		goto out_tracer;
+	report_call_path("stack_trace_save");
+
+	/* Baseline: lockdep and others call stack_trace_save() too. */
+	start = skel->bss->hits;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getppid);
+	base = skel->bss->hits - start;
+
+	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "1"), "func_stack_trace=1"))
+		goto out_tracer;
+	start = skel->bss->hits;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getppid);
+	stacked = skel->bss->hits - start;
+	write_file(STACK_TRACE_OPT, "0");
+
+	write_file("/sys/kernel/tracing/tracing_on", "0");
+	traces = trace_count("<stack trace>");
+	write_file("/sys/kernel/tracing/tracing_on", "1");
+	diag("recursion: %d getppid calls: stack_trace_save hits %ld without "
+	     "func_stack_trace, %ld with; the tracer logged %ld stack traces",
+	     calls, base, stacked, traces);
+	if (!CHECK(stacked >= base + calls, "with func_stack_trace, "
+		   "stack_trace_save ran %ld times, want >= %ld (baseline %ld "
+		   "+ %d)", stacked, base + calls, base, calls)) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		bpf_obj_get_info_by_fd(bpf_program__fd(
+			skel->progs.count_stack_trace_save), &info, &len);
+		diag("fentry stack_trace_save: run_cnt %llu recursion_misses "
+		     "%llu", (unsigned long long)info.run_cnt,
+		     (unsigned long long)info.recursion_misses);
+		dump_enabled_functions();
+	}
+out_tracer:
+	write_file(STACK_TRACE_OPT, "0");
+	write_file("/sys/kernel/tracing/current_tracer", "nop");
+	write_file("/sys/kernel/tracing/set_ftrace_filter", "");
+out:
+	recursion__destroy(skel);
 }
 
 /* fentry and fexit on a BPF program (text poke of its entry). */
@@ -1029,6 +1595,10 @@ static const struct test_case cases[] = {
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
+	{ "recursion_guard_direct", test_recursion_guard_direct },
+	{ "trampoline_churn", test_trampoline_churn },
+	{ "trampoline_churn_function_tracer",
+	  test_trampoline_churn_function_tracer },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
