@@ -62,7 +62,10 @@ DEFAULT_BOOTS = [("", "", None)]
 # after free of a trampoline image or program is caught within a suite
 # run), and the soft-lockup detector waits 2 x 20 s, which a TCG guest
 # busy in the tracers' start-up tests stays within.
-COMMON_APPEND = "kfence.sample_interval=1 watchdog_thresh=20"
+# Benchmarks turn KFENCE off: its sampling would be counted as overhead.
+COMMON_APPEND = "watchdog_thresh=20"
+TEST_APPEND = "kfence.sample_interval=1"
+BENCH_APPEND = "kfence.sample_interval=0"
 
 # A trampoline call path each attach case reports ("# call-path: FN PATH",
 # selftests/sleeptest.c); arm64 needs both across its two boots.
@@ -106,8 +109,9 @@ def qemu_cmd(a, append, icount):
                   "-nodefaults",
                   "-display", "none", "-serial", "stdio", "-monitor", "none",
                   "-no-reboot", "-kernel", a.kernel, "-initrd", a.initrd,
-                  "-append", "console=%s panic=-1 %s %s" % (
-                      console, COMMON_APPEND, append)]
+                  "-append", "console=%s panic=-1 %s %s %s" % (
+                      console, COMMON_APPEND,
+                      BENCH_APPEND if icount else TEST_APPEND, append)]
     if icount:
         cmd += ["-icount", "shift=0,sleep=off"]
     elif a.arch in TCG_SINGLE_THREAD:
