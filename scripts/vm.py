@@ -43,7 +43,12 @@ QEMU = {
 # attach_detach_while_running in about 1 run in 2.  With round-robin TCG
 # the guest still has two CPUs that interleave and preempt each other, and
 # 3 runs of 40 attach/replace/detach rounds all passed.
-TCG_SINGLE_THREAD = {"arm64"}
+#
+# x86_64 showed the same under the trampoline churn cases (text_poke_bp
+# rewrites a call site through an int3 while the other vCPU runs it): an
+# "int3" oops at __x64_sys_getpgid+0x5 after the breakpoint had been
+# removed, in 1 of 2 multi-threaded runs, none in round-robin runs.
+TCG_SINGLE_THREAD = {"arm64", "x86_64"}
 
 # The boots of one kernel, each its own result file: (name suffix, extra
 # kernel command line, KASLR expectation).  The arm64 patched kernel is
@@ -166,6 +171,10 @@ def bad_log_lines(text):
     return bad
 
 
+# EXPECT of a known failure that crashes the kernel (see boot_results).
+CRASH = "!crash"
+
+
 def suite_prefix(a):
     return SUITES[a.suite][0]
 
@@ -260,7 +269,14 @@ def kaslr_check(a, text, want):
 def boot_results(a, stage, name, extra):
     """One boot of the suite: raw results with known failures applied,
     plus the harness's own checks of the run."""
+    known, known_path = load_known(a)
+    # A known failure whose EXPECT is "!crash" takes the kernel down: the
+    # guest leaves it out unless the filter asks for it by name.
+    crash = [c for c, k in known.items() if k[0] == CRASH and
+             not (a.filter and a.filter in c)]
     guest_args = "-t %s" % a.filter if a.filter else ""
+    if crash:
+        guest_args += " -x %s" % ",".join(crash)
     if a.churn_rounds:
         extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
     text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
@@ -271,11 +287,10 @@ def boot_results(a, stage, name, extra):
     if rest:
         m = re.match(r"\s*rc=(\d+)", rest)
         rc = int(m.group(1)) if m else None
-    known, known_path = load_known(a)
     raw = parse_ktap(out or "")
     names = [r[0] for r in raw]
     want = [c for c in expected_cases(a)
-            if not a.filter or a.filter in c]
+            if (not a.filter or a.filter in c) and c not in crash]
     for c in want:
         if c not in names:
             raw.append((c, False, ["# did not run (guest output ended)"]))
@@ -299,6 +314,11 @@ def boot_results(a, stage, name, extra):
                     "otherwise" % expect]))
         else:
             results.append((name_, "pass" if ok else "fail", None, diag))
+    for c in crash:
+        if not a.filter or a.filter in c:
+            results.append((c, "xfail", "TODO " + known[c][1], [
+                "# not run: listed as crashing this kernel (run it alone "
+                "with T=%s)" % c]))
     # The run itself: the guest finished, and its kernel log is clean.
     tail = text.splitlines()[-40:]
     if timed_out or out is None:

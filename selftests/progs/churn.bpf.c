@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Trampoline churn: four kinds of program on one syscall entry.  The test
+ * loads one of them per object (the others are not autoloaded), attaches
+ * it, waits until it runs and destroys the object, many times over.
+ */
+#include "common.h"
+
+char _license[] SEC("license") = "GPL";
+
+int monitored_pid;
+long hits;
+
+SEC("fentry")
+int BPF_PROG(churn_fentry)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&hits, 1);
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(churn_fexit)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&hits, 1);
+	return 0;
+}
+
+/* Returns 0: the original function runs and its result is kept. */
+SEC("fmod_ret")
+int BPF_PROG(churn_fmod_ret)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&hits, 1);
+	return 0;
+}
+
+SEC("fentry.s")
+int BPF_PROG(churn_fentry_s)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&hits, 1);
+	return 0;
+}
