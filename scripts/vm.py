@@ -68,7 +68,7 @@ DEFAULT_BOOTS = [("", "", None)]
 # run), and the soft-lockup detector waits 2 x 20 s, which a TCG guest
 # busy in the tracers' start-up tests stays within.
 # Benchmarks turn KFENCE off: its sampling would be counted as overhead.
-COMMON_APPEND = "watchdog_thresh=20"
+COMMON_APPEND = "watchdog_thresh=20 printk.time=1"
 TEST_APPEND = "kfence.sample_interval=1"
 BENCH_APPEND = "kfence.sample_interval=0"
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1072,9 +1073,9 @@ static int write_file(const char *path, const char *text)
 }
 
 /* Lines of the function tracer's buffer that name fn. */
-static long trace_count(const char *fn)
+static long trace_count_in(const char *path, const char *fn)
 {
-	FILE *f = fopen("/sys/kernel/tracing/trace", "r");
+	FILE *f = fopen(path, "r");
 	char line[512];
 	long n = 0;
 
@@ -1085,6 +1086,11 @@ static long trace_count(const char *fn)
 			n++;
 	fclose(f);
 	return n;
+}
+
+static long trace_count(const char *fn)
+{
+	return trace_count_in("/sys/kernel/tracing/trace", fn);
 }
 
 /* The function tracer and a trampoline on the same function: both fire. */
@@ -1501,11 +1507,54 @@ static void test_trampoline_churn_function_tracer(void)
  */
 #define STACK_TRACE_OPT "/sys/kernel/tracing/options/func_stack_trace"
 
+/*
+ * A trampoline reached through ftrace's list function while ftrace is
+ * already running in this context.  6.1's recursion guard lets one nested
+ * level through (its "transition" bit) and drops the second.  Two tracers
+ * make two levels: the top-level function tracer on getpgid with
+ * func_stack_trace calls stack_trace_save() (level 1); a second tracer
+ * instance traces stack_trace_save() with func_stack_trace too, and its
+ * callback calls stack_trace_save() again (level 2).  A fentry program on
+ * stack_trace_save() must run for both, or count the one it missed in
+ * recursion_misses: nothing may be dropped silently.
+ */
+#define RECURSION_INSTANCE "/sys/kernel/tracing/instances/sleeptest"
+
+static int instance_tracer(const char *fn)
+{
+	char buf[256] = "";
+	int err, fd;
+
+	if (mkdir(RECURSION_INSTANCE, 0755) && errno != EEXIST)
+		return -errno;
+	err = write_file(RECURSION_INSTANCE "/set_ftrace_filter", fn);
+	if (err)
+		return err;
+	fd = open(RECURSION_INSTANCE "/set_ftrace_filter", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = 0;
+	close(fd);
+	if (strncmp(buf, fn, strlen(fn)) || buf[strlen(fn)] != '\n')
+		return -EINVAL;
+	return write_file(RECURSION_INSTANCE "/current_tracer", "function");
+}
+
+static void instance_tracer_off(void)
+{
+	write_file(RECURSION_INSTANCE "/current_tracer", "nop");
+	write_file(RECURSION_INSTANCE "/set_ftrace_filter", "");
+	rmdir(RECURSION_INSTANCE);
+}
+
 static void test_recursion_guard_direct(void)
 {
 	const char *fn = sys_fn("getpgid");
 	const int calls = 200;
-	long start, base, stacked, traces;
+	long start, base, stacked, traces, nested;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
 	struct recursion *skel;
 	int i;
 
@@ -1526,42 +1575,50 @@ static void test_recursion_guard_direct(void)
 				   &skel->links.count_stack_trace_save),
 		       "attach fentry stack_trace_save"))
 		goto out_tracer;
-	report_call_path("stack_trace_save");
-
 	/* Baseline: lockdep and others call stack_trace_save() too. */
 	start = skel->bss->hits;
 	for (i = 0; i < calls; i++)
 		syscall(__NR_getpgid, 0);
 	base = skel->bss->hits - start;
 
-	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "1"), "func_stack_trace=1"))
+	/*
+	 * func_stack_trace is one flag for every instance in 6.1: set it
+	 * first, and the instance's function tracer starts with it.
+	 */
+	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "1"), "func_stack_trace=1") ||
+	    !CHECK_ERR(instance_tracer("stack_trace_save"),
+		       "second tracer instance on stack_trace_save"))
 		goto out_tracer;
+	report_call_path("stack_trace_save");
 	start = skel->bss->hits;
 	for (i = 0; i < calls; i++)
 		syscall(__NR_getpgid, 0);
 	stacked = skel->bss->hits - start;
-	write_file(STACK_TRACE_OPT, "0");
-
 	write_file("/sys/kernel/tracing/tracing_on", "0");
+	write_file(RECURSION_INSTANCE "/tracing_on", "0");
 	traces = trace_count("<stack trace>");
+	nested = trace_count_in(RECURSION_INSTANCE "/trace", "<stack trace>");
 	write_file("/sys/kernel/tracing/tracing_on", "1");
+	bpf_obj_get_info_by_fd(bpf_program__fd(
+		skel->progs.count_stack_trace_save), &info, &len);
 	diag("recursion: %d getpgid calls: stack_trace_save hits %ld without "
-	     "func_stack_trace, %ld with; the tracer logged %ld stack traces",
-	     calls, base, stacked, traces);
-	if (!CHECK(stacked >= base + calls, "with func_stack_trace, "
-		   "stack_trace_save ran %ld times, want >= %ld (baseline %ld "
-		   "+ %d)", stacked, base + calls, base, calls)) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		bpf_obj_get_info_by_fd(bpf_program__fd(
-			skel->progs.count_stack_trace_save), &info, &len);
-		diag("fentry stack_trace_save: run_cnt %llu recursion_misses "
-		     "%llu", (unsigned long long)info.run_cnt,
-		     (unsigned long long)info.recursion_misses);
+	     "func_stack_trace, %ld with; stack traces logged: %ld by the "
+	     "tracer on getpgid, %ld by the one on stack_trace_save; "
+	     "recursion_misses %llu", calls, base, stacked, traces, nested,
+	     (unsigned long long)info.recursion_misses);
+	/* The second level happened: else this case shows nothing. */
+	CHECK(traces >= calls && nested >= calls, "want >= %d stack traces "
+	      "from each tracer", calls);
+	/* Two nested stack_trace_save() calls per getpgid. */
+	if (!CHECK(stacked + (long)info.recursion_misses >= base + 2 * calls,
+		   "with func_stack_trace, stack_trace_save ran %ld times and "
+		   "missed %llu, want >= %ld (baseline %ld + 2 x %d): runs "
+		   "dropped silently", stacked,
+		   (unsigned long long)info.recursion_misses,
+		   base + 2 * calls, base, calls))
 		dump_enabled_functions();
-	}
 out_tracer:
+	instance_tracer_off();
 	write_file(STACK_TRACE_OPT, "0");
 	write_file("/sys/kernel/tracing/current_tracer", "nop");
 	write_file(FTRACE_FILTER, "");
