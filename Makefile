@@ -26,7 +26,7 @@ KSELFTEST_TIMEOUT ?= 1200
 KASAN_TIMEOUT ?= 1200
 # Load/attach/detach/free rounds of each trampoline churn case: fewer in
 # every make test boot, the full 2,000 under KASAN (make kasan).
-CHURN_ROUNDS ?= 200
+CHURN_ROUNDS ?= 100
 KASAN_CHURN_ROUNDS ?= 2000
 export CHURN_ROUNDS
 BENCH_TIMEOUT ?= 900
