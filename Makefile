@@ -35,7 +35,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti \
 	distro-check \
 	checkpatch clean distclean summary check-arch conformance series-check
 
@@ -48,7 +48,8 @@ help:
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched or kasan"
+	@echo "make bti                       arm64 patched kernel built with clang and in-kernel BTI (VARIANT=bti), our suite"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan or bti"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
@@ -62,8 +63,8 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan) ;; *) \
-		echo "VARIANT=$(VARIANT): use stock, patched or kasan" >&2; exit 2;; esac
+	@case "$(VARIANT)" in stock|patched|kasan|bti) ;; *) \
+		echo "VARIANT=$(VARIANT): use stock, patched, kasan or bti" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
 deps:
@@ -108,6 +109,11 @@ kasan: check-arch source
 # (x86_64 gcc, arm64 gcc, arm64 clang with in-kernel BTI), -Werror.
 distro-check: source
 	@scripts/distro-check.sh $(CONFIGS)
+
+# arm64 only: the patched kernel built with clang and ARM64_BTI_KERNEL
+# (kconfig/bti.config), our suite in one boot with KASLR.
+bti: source
+	@$(MAKE) -s vmtest VARIANT=bti ARCH=arm64 T="$(T)"
 
 # Without VARIANT=..., both kernels side by side and their ratio.
 bench: check-arch

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced with an architecture name: sets its kbuild names.  The QEMU side
 # lives in scripts/vm.py, the userspace toolchain in selftests/Makefile.
+ARCHNAME=$1
 case $1 in
 x86_64)
 	KARCH=x86_64 CROSS= KIMAGE=arch/x86/boot/bzImage ;;

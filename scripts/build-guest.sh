@@ -16,10 +16,11 @@ make -s -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
 	TARGET_ARCH="$arch"
 # The test module, built against this kernel (out of tree, with its BTF).
 . "$root/scripts/arch.sh" "$arch"
+. "$root/scripts/variant.sh" "$variant"
 mod=$out/module
 mkdir -p "$mod"
 cp "$root"/selftests/module/{Kbuild,sleeptest_mod.c} "$mod/"
-make -s -C "$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" M="$mod" modules \
+make -s -C "$obj" ARCH="$KARCH" "${TOOLCHAIN[@]}" M="$mod" modules \
 	>"$mod/build.log" 2>&1 || { cat "$mod/build.log"; exit 1; }
 case $arch in
 x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;

@@ -13,27 +13,24 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 . "$root/scripts/arch.sh" "$arch"
 obj=$build/$variant/obj-$arch
-# Config fragments beyond Kconfig.sleep and kconfig/<arch>.config.  The
-# kasan variant is the patched source with KASAN on top (make kasan); it
-# reaches that source as ../linux too, through a symlink.
-case $variant in
-kasan)	frags=("$arch-patched" kasan)
-	mkdir -p "$build/kasan"
-	ln -sfn ../patched/linux "$build/kasan/linux" ;;
-*)	frags=("$arch-$variant") ;;
-esac
+. "$root/scripts/variant.sh" "$variant"
+# A variant built from another's source reaches it as ../linux too.
+if [ "$SRCVARIANT" != "$variant" ]; then
+	mkdir -p "$build/$variant"
+	ln -sfn "../$SRCVARIANT/linux" "$build/$variant/linux"
+fi
 src=$build/$variant/linux
 t0=$(date +%s)
 say() { echo "[kbuild $variant-$arch $(( $(date +%s) - t0 ))s] $*"; }
 
 [ -f "$src/Makefile" ] || { echo "kbuild: $src missing (run make source)" >&2; exit 1; }
-for tool in "${CROSS}gcc" ccache pahole flex bison bc; do
+for tool in "${CROSS}gcc" ccache pahole flex bison bc $([ "$variant" = bti ] && echo clang ld.lld); do
 	command -v "$tool" >/dev/null || {
 		echo "kbuild: '$tool' not found (make deps installs it)" >&2; exit 1; }
 done
 
 say "configuring"
-"$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "${frags[@]}"
+"$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "$variant"
 
 export CCACHE_BASEDIR=$build
 export CCACHE_NOHASHDIR=1
@@ -43,8 +40,8 @@ export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=sleep KBUILD_BUILD_HOST=tramp KBUILD_BUILD_VERSION=1
 say "building (ccache $(ccache -s 2>/dev/null | awk '/cache size|Cache size/{print $3 $4; exit}'))"
 log=$obj/build.log
-if ! make -C "$src" O="$obj" -j"$(nproc)" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-	CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" LOCALVERSION= \
+if ! make -C "$src" O="$obj" -j"$(nproc)" ARCH="$KARCH" "${TOOLCHAIN[@]}" \
+	LOCALVERSION= \
 	all >"$log" 2>&1; then
 	grep -E -B2 -A8 'error|Error' "$log" | tail -60
 	echo "kbuild: $variant-$arch failed, full log: $log" >&2

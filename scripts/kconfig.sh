@@ -1,22 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Generate the test kernel's .config: tinyconfig + Kconfig.sleep +
-# kconfig/<arch>.config + each kconfig/<FRAG>.config named that exists,
-# olddefconfig, then check every requested option.
-# Usage: kconfig.sh SRC OBJ ARCH [FRAG...]
+# kconfig/<arch>.config + the variant's fragments that exist
+# (scripts/variant.sh), olddefconfig, then check every requested option.
+# Usage: kconfig.sh SRC OBJ ARCH VARIANT
 set -euo pipefail
-src=$1 obj=$2 arch=$3
-shift 3
+src=$1 obj=$2 arch=$3 variant=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/arch.sh" "$arch"
+. "$root/scripts/variant.sh" "$variant"
 
 work=$obj/../kconfig-$arch
 mkdir -p "$obj" "$work"
 frags=("$root/Kconfig.sleep" "$root/kconfig/$arch.config")
-for frag in "$@"; do
-	[ -f "$root/kconfig/$frag.config" ] && frags+=("$root/kconfig/$frag.config")
+for frag in "${FRAGS[@]}"; do
+	if [ -f "$root/kconfig/$frag.config" ]; then
+		frags+=("$root/kconfig/$frag.config")
+	fi
 done
-mk=(make -s -C "$src" O="$work" ARCH="$KARCH" CROSS_COMPILE="$CROSS")
+mk=(make -s -C "$src" O="$work" ARCH="$KARCH" "${TOOLCHAIN[@]}")
 "${mk[@]}" tinyconfig >/dev/null
 # merge_config.sh warns about every redefinition; the fragments override
 # tinyconfig on purpose, so keep its output for failures only.

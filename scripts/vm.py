@@ -60,6 +60,7 @@ BOOTS = {
     ("arm64", "patched"): [("", "", "kaslr"),
                            ("-nokaslr", "nokaslr", "nokaslr")],
     ("arm64", "kasan"): [("", "", "kaslr")],
+    ("arm64", "bti"): [("", "", "kaslr")],
 }
 DEFAULT_BOOTS = [("", "", None)]
 

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced after arch.sh with a variant name: sets what differs between the
+# kernels of one architecture.
+#   FRAGS      config fragments (kconfig/<name>.config) beyond Kconfig.sleep
+#              and kconfig/<arch>.config
+#   SRCVARIANT the source tree it builds (build/<SRCVARIANT>/linux)
+#   TOOLCHAIN  make variables selecting the compiler, for kbuild, kconfig
+#              and out-of-tree modules
+# kasan and bti build the patched source with more on top (make kasan,
+# make bti); bti is built with clang, which 6.1 needs for in-kernel BTI.
+case $1 in
+stock|patched)
+	FRAGS=("$ARCHNAME-$1") SRCVARIANT=$1 ;;
+kasan)	FRAGS=("$ARCHNAME-patched" kasan) SRCVARIANT=patched ;;
+bti)	FRAGS=("$ARCHNAME-patched" bti) SRCVARIANT=patched ;;
+*)	echo "unknown variant '$1' (stock, patched, kasan, bti)" >&2
+	exit 2 ;;
+esac
+if [ "$1" = bti ]; then
+	TOOLCHAIN=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang")
+else
+	TOOLCHAIN=(CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc"
+		HOSTCC="ccache gcc")
+fi
