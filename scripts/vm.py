@@ -191,7 +191,11 @@ def load_known(a):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        parts = shlex.split(line)
+        try:
+            parts = shlex.split(line)
+        except ValueError as e:
+            sys.exit("%s:%d: %s (quote EXPECT with double quotes, and "
+                     "no other quote characters)" % (path, n, e))
         if len(parts) < 4:
             sys.exit("%s:%d: want 'CASE VARIANTS EXPECT REASON'" % (path, n))
         case, variants, expect = parts[:3]
