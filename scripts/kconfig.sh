@@ -28,22 +28,30 @@ if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$work" \
 fi
 "${mk[@]}" olddefconfig >/dev/null 2>"$work/olddefconfig.log" || { cat "$work/olddefconfig.log"; exit 1; }
 
-missing=0
+# What each option was asked to be: a later fragment overrides an earlier
+# one (the kasan variant turns off a start-up test Kconfig.sleep turns on).
+declare -A want=()
+order=()
 while IFS= read -r line; do
 	case $line in
 	CONFIG_*=*)
-		opt=${line%%=*}; want=${line#*=} ;;
+		opt=${line%%=*}; val=${line#*=} ;;
 	"# CONFIG_"*" is not set")
-		opt=${line#\# }; opt=${opt%% *}; want=n ;;
+		opt=${line#\# }; opt=${opt%% *}; val=n ;;
 	*) continue ;;
 	esac
+	[ -n "${want[$opt]+set}" ] || order+=("$opt")
+	want[$opt]=$val
+done < <(cat "${frags[@]}")
+missing=0
+for opt in "${order[@]}"; do
 	got=$(grep -E "^$opt=" "$work/.config" | head -1 | cut -d= -f2- || true)
 	[ -z "$got" ] && got=n
-	if [ "$got" != "$want" ]; then
-		echo "kconfig: $arch: $opt=$want requested, got ${got} after olddefconfig" >&2
+	if [ "$got" != "${want[$opt]}" ]; then
+		echo "kconfig: $arch: $opt=${want[$opt]} requested, got ${got} after olddefconfig" >&2
 		missing=$((missing + 1))
 	fi
-done < <(cat "${frags[@]}")
+done
 if [ $missing -ne 0 ]; then
 	echo "kconfig: $arch: $missing requested option(s) did not survive (see above;" \
 		"check their dependencies with 'make menuconfig' in $work)" >&2
