@@ -1219,15 +1219,16 @@ out:
  */
 #define FTRACE_FILTER "/sys/kernel/tracing/set_ftrace_filter"
 
-static int set_ftrace_filter(const char *fn)
+/* The same for the set_ftrace_filter file at path (a tracer instance's). */
+static int set_filter_file(const char *path, const char *fn)
 {
-	int err = write_file(FTRACE_FILTER, fn), n = 0, found = 0;
+	int err = write_file(path, fn), n = 0, found = 0;
 	char line[256];
 	FILE *f;
 
 	if (err)
 		return err;
-	f = fopen(FTRACE_FILTER, "r");
+	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
@@ -1240,10 +1241,15 @@ static int set_ftrace_filter(const char *fn)
 	fclose(f);
 	if (n == 1 && found)
 		return 0;
-	diag("set_ftrace_filter: wrote %s, reads back %d functions%s", fn, n,
+	diag("%s: wrote %s, reads back %d functions%s", path, fn, n,
 	     found ? "" : " without it");
-	write_file(FTRACE_FILTER, "");
+	write_file(path, "");
 	return -ENOENT;
+}
+
+static int set_ftrace_filter(const char *fn)
+{
+	return set_filter_file(FTRACE_FILTER, fn);
 }
 
 /*
@@ -1522,22 +1528,13 @@ static void test_trampoline_churn_function_tracer(void)
 
 static int instance_tracer(const char *fn)
 {
-	char buf[256] = "";
-	int err, fd;
+	int err;
 
 	if (mkdir(RECURSION_INSTANCE, 0755) && errno != EEXIST)
 		return -errno;
-	err = write_file(RECURSION_INSTANCE "/set_ftrace_filter", fn);
+	err = set_filter_file(RECURSION_INSTANCE "/set_ftrace_filter", fn);
 	if (err)
 		return err;
-	fd = open(RECURSION_INSTANCE "/set_ftrace_filter", O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	if (strncmp(buf, fn, strlen(fn)) || buf[strlen(fn)] != '\n')
-		return -EINVAL;
 	return write_file(RECURSION_INSTANCE "/current_tracer", "function");
 }
 
