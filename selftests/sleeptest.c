@@ -10,6 +10,7 @@
  * Usage: sleeptest [-l] [-t SUBSTRING] [-x CASE,...] | sleeptest --bench ITERATIONS
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
@@ -1262,6 +1263,7 @@ static int set_ftrace_filter(const char *fn)
 #define CHURN_WORKERS 8
 #define CHURN_ROUNDS 2000	/* default; SLEEPTEST_CHURN_ROUNDS overrides */
 #define CHURN_KINDS 4
+#define CHURN_CALLS_PER_SLEEP 256
 
 struct churn_workers;
 
@@ -1305,6 +1307,14 @@ static void *churn_worker_fn(void *arg)
 						&sp);
 	}
 	while (!cw->all->stop) {
+		/*
+		 * A task that never sleeps holds up every RCU-tasks grace
+		 * period, and retired images (and the programs they hold)
+		 * would only be freed after the churn.  A short sleep now
+		 * and then lets them be freed while the others run.
+		 */
+		if (!(cw->calls % CHURN_CALLS_PER_SLEEP))
+			usleep(100);
 		ret = syscall(__NR_getpgid, 0);
 		if (ret != expect) {
 			cw->mismatches++;
@@ -1364,6 +1374,26 @@ static void churn_workers_stop(struct churn_workers *cws, long cpu[2],
 	      cpu[0], cpu[1]);
 }
 
+/* bpf_trampoline_* images listed in /proc/kallsyms, or -errno. */
+static int count_trampoline_images(void)
+{
+	char line[512], *p;
+	int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	/* bpf_trampoline_<key>; the kernel's bpf_trampoline_*() do not count */
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, " bpf_trampoline_");
+		if (p && isdigit((unsigned char)p[16]))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 /* SLEEPTEST_CHURN_ROUNDS, or the default; -1 (and the case fails) if bad. */
 static long churn_rounds(void)
 {
@@ -1390,49 +1420,135 @@ static double mono_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/*
- * One round: a new object with one program of kind round % 4 loaded,
- * attached, (every 10th round) seen running, detached and freed.
- */
-static int churn_round(long round, struct churn_workers *cws)
-{
-	static const char *const kinds[CHURN_KINDS] = {
-		"fentry", "fexit", "fmod_ret", "fentry.s",
-	};
-	struct bpf_program *progs[CHURN_KINDS], *prog;
-	int kind = round % CHURN_KINDS, i, ok = 0;
-	struct bpf_link *link;
-	struct churn *skel;
-	char what[64];
+/* Seconds spent in each step of the rounds, summed, for the report. */
+enum churn_step { CS_LOAD, CS_ATTACH, CS_DETACH, CS_FREE, CS_NR };
+static double churn_step_s[CS_NR];
 
-	skel = churn__open();
-	if (!CHECK(skel, "round %ld: open failed", round))
+static void churn_step_done(enum churn_step step, double *t)
+{
+	double now = mono_seconds();
+
+	churn_step_s[step] += now - *t;
+	*t = now;
+}
+
+/*
+ * The four programs of progs/churn.bpf.c, loaded once by libbpf: each
+ * round loads a new copy of one of them from its final instructions with
+ * BPF_PROG_LOAD, so that a round costs the kernel's load, attach, detach
+ * and free and not libbpf parsing vmlinux BTF (1.6 s under TCG on arm64).
+ * The copies share the template's .bss (its map fd is in the instructions).
+ */
+struct churn_template {
+	struct churn *skel;
+	struct bpf_program *progs[CHURN_KINDS];
+	__u32 attach_btf_id;
+};
+
+static const char *const churn_kinds[CHURN_KINDS] = {
+	"fentry", "fexit", "fmod_ret", "fentry.s",
+};
+
+static int churn_template_load(struct churn_template *ct, const char *fn)
+{
+	char mod[64];
+	__u32 obj_id;
+	int i, err;
+
+	memset(ct, 0, sizeof(*ct));
+	err = kernel_func_btf(fn, &obj_id, &ct->attach_btf_id, mod,
+			      sizeof(mod));
+	if (!CHECK(!err && !mod[0], "%s: not in vmlinux BTF: %d", fn, err))
 		return 0;
-	progs[0] = skel->progs.churn_fentry;
-	progs[1] = skel->progs.churn_fexit;
-	progs[2] = skel->progs.churn_fmod_ret;
-	progs[3] = skel->progs.churn_fentry_s;
-	prog = progs[kind];
-	skel->bss->monitored_pid = getpid();
-	for (i = 0; i < CHURN_KINDS; i++) {
-		bpf_program__set_autoload(progs[i], i == kind);
-		bpf_program__set_attach_target(progs[i], 0, sys_fn("getpgid"));
+	ct->skel = churn__open();
+	if (!CHECK(ct->skel, "churn: open failed"))
+		return 0;
+	ct->progs[0] = ct->skel->progs.churn_fentry;
+	ct->progs[1] = ct->skel->progs.churn_fexit;
+	ct->progs[2] = ct->skel->progs.churn_fmod_ret;
+	ct->progs[3] = ct->skel->progs.churn_fentry_s;
+	ct->skel->bss->monitored_pid = getpid();
+	for (i = 0; i < CHURN_KINDS; i++)
+		bpf_program__set_attach_target(ct->progs[i], 0, fn);
+	if (!CHECK_ERR(churn__load(ct->skel), "churn: load")) {
+		churn__destroy(ct->skel);
+		ct->skel = NULL;
+		return 0;
 	}
-	snprintf(what, sizeof(what), "round %ld: load %s", round, kinds[kind]);
-	if (!CHECK_ERR(churn__load(skel), what))
-		goto out;
-	link = bpf_program__attach(prog);
+	return 1;
+}
+
+/* A new program of the given kind; its fd or -errno, with the log. */
+static int churn_prog_load(struct churn_template *ct, int kind, long round)
+{
+	static char log[16384];
+	struct bpf_program *p = ct->progs[kind];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = bpf_program__expected_attach_type(p),
+		.attach_btf_id = ct->attach_btf_id,
+		.prog_flags = bpf_program__flags(p),
+	);
+	int fd;
+
+	/* libbpf adds it at load time, not to the program's flags. */
+	if (strstr(churn_kinds[kind], ".s"))
+		opts.prog_flags |= BPF_F_SLEEPABLE;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(p), "GPL",
+			   bpf_program__insns(p), bpf_program__insn_cnt(p),
+			   &opts);
+	if (fd >= 0)
+		return fd;
+	fd = -errno;
+	/* Again, for the verifier's words. */
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	opts.log_level = 1;
+	log[0] = 0;
+	if (bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(p), "GPL",
+			  bpf_program__insns(p), bpf_program__insn_cnt(p),
+			  &opts) < 0)
+		diag("round %ld: %s verifier log: %s", round, churn_kinds[kind],
+		     log);
+	return fd;
+}
+
+/*
+ * One round: a new program of kind round % 4 loaded, attached, (every
+ * 10th round) seen running, detached and freed.
+ */
+static int churn_round(struct churn_template *ct, long round,
+		       struct churn_workers *cws)
+{
+	int kind = round % CHURN_KINDS, ok = 0, prog_fd, link_fd;
+	volatile long *hits = &ct->skel->bss->hits;
+	double t = mono_seconds();
+	char what[64];
+	long seen;
+
+	prog_fd = churn_prog_load(ct, kind, round);
+	snprintf(what, sizeof(what), "round %ld: load %s", round,
+		 churn_kinds[kind]);
+	if (!CHECK_ERR(prog_fd < 0 ? prog_fd : 0, what))
+		return 0;
+	churn_step_done(CS_LOAD, &t);
+	seen = *hits;
+	link_fd = bpf_raw_tracepoint_open(NULL, prog_fd);
 	snprintf(what, sizeof(what), "round %ld: attach %s", round,
-		 kinds[kind]);
-	if (!CHECK_ERR(link ? 0 : -errno, what))
+		 churn_kinds[kind]);
+	if (!CHECK_ERR(link_fd < 0 ? -errno : 0, what))
 		goto out;
-	ok = round % 10 || CHECK(counter_moves(&skel->bss->hits, 0),
+	churn_step_done(CS_ATTACH, &t);
+	ok = round % 10 || CHECK(counter_moves(hits, seen),
 				 "round %ld: %s does not run (worker 0 at %ld "
-				 "calls)", round, kinds[kind],
+				 "calls)", round, churn_kinds[kind],
 				 cws->w[0].calls);
-	bpf_link__destroy(link);
+	t = mono_seconds();
+	close(link_fd);
+	churn_step_done(CS_DETACH, &t);
 out:
-	churn__destroy(skel);
+	close(prog_fd);
+	churn_step_done(CS_FREE, &t);
 	return ok;
 }
 
@@ -1440,17 +1556,23 @@ static void trampoline_churn(int with_tracer)
 {
 	const char *fn = sys_fn("getpgid");
 	long rounds, round = 0, hits0, hits1, cpu[2], mismatches;
+	int images = 0, images_peak = 0, images0;
+	double t0, t_free = 0;
 	struct churn_workers cws;
+	struct churn_template ct;
 	struct attach *skel;
 	int tracer = 0;
-	double t0;
 
 	rounds = churn_rounds();
 	if (rounds < 0)
 		return;
-	skel = attach_open_load();
-	if (!skel)
+	if (!churn_template_load(&ct, fn))
 		return;
+	skel = attach_open_load();
+	if (!skel) {
+		churn__destroy(ct.skel);
+		return;
+	}
 	if (with_tracer) {
 		tracer = 1;
 		if (!CHECK_ERR(set_ftrace_filter(fn), "set_ftrace_filter") ||
@@ -1458,6 +1580,7 @@ static void trampoline_churn(int with_tracer)
 					  "function"), "function tracer"))
 			goto out;
 	}
+	images0 = count_trampoline_images();
 	t0 = mono_seconds();
 	if (!churn_workers_start(&cws))
 		goto out;
@@ -1466,10 +1589,34 @@ static void trampoline_churn(int with_tracer)
 		       "attach long-lived fentry"))
 		goto out_workers;
 	report_call_path(fn);
+	memset(churn_step_s, 0, sizeof(churn_step_s));
 	hits0 = skel->bss->fentry_hits;
-	for (round = 0; round < rounds; round++)
-		if (!churn_round(round, &cws))
+	for (round = 0; round < rounds; round++) {
+		if (!churn_round(&ct, round, &cws))
 			break;
+		if (round % 10 == 9) {
+			images = count_trampoline_images();
+			if (images > images_peak)
+				images_peak = images;
+		}
+	}
+	/*
+	 * Each round retires two images (and, with them, the programs they
+	 * hold).  They must be freed while the workers still run: wait for
+	 * the list to shrink back to what it was plus the long-lived
+	 * program's current image.
+	 */
+	images = count_trampoline_images();
+	t_free = mono_seconds();
+	while (images > images0 + 1 && mono_seconds() - t_free < 60) {
+		sleep_ms(100);
+		images = count_trampoline_images();
+	}
+	t_free = mono_seconds() - t_free;
+	CHECK(images >= 0 && images <= images0 + 1,
+	      "retired images not freed while the workers run: %d trampoline "
+	      "images listed %.0f s after the churn, %d before it", images,
+	      t_free, images0);
 	/* The long-lived program ran during the churn and still runs. */
 	hits1 = skel->bss->fentry_hits;
 	CHECK(hits1 > hits0, "long-lived fentry: %ld hits before the churn, "
@@ -1484,12 +1631,18 @@ out_workers:
 	     "mismatches %ld, long-lived fentry hits %ld, %.2f s",
 	     round, cpu[0] + cpu[1], cpu[0], cpu[1], mismatches,
 	     skel->bss->fentry_hits, mono_seconds() - t0);
+	diag("churn: trampoline images listed: %d before, peak %d during, %d "
+	     "after %.1f s", images0, images_peak, images, t_free);
+	diag("churn: seconds in load %.2f, attach %.2f, detach %.2f, "
+	     "free %.2f", churn_step_s[CS_LOAD], churn_step_s[CS_ATTACH],
+	     churn_step_s[CS_DETACH], churn_step_s[CS_FREE]);
 out:
 	if (tracer) {
 		write_file("/sys/kernel/tracing/current_tracer", "nop");
 		write_file(FTRACE_FILTER, "");
 	}
 	attach__destroy(skel);
+	churn__destroy(ct.skel);
 }
 
 static void test_trampoline_churn(void)

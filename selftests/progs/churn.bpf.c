@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trampoline churn: four kinds of program on one syscall entry.  The test
- * loads one of them per object (the others are not autoloaded), attaches
- * it, waits until it runs and destroys the object, many times over.
+ * loads the object once, then, round after round, loads a new copy of one
+ * of the programs from its final instructions, attaches it, waits until it
+ * runs, detaches and frees it.  The copies count in this object's hits.
  */
 #include "common.h"
 
