@@ -271,6 +271,24 @@ def kaslr_check(a, text, want):
                 run, link, "moved by KASLR" if moved else "not moved")])
 
 
+def bti_check(a, text):
+    """make bti: the kernel built with ARM64_BTI_KERNEL must have found
+    BTI on the CPU, or its text and the BPF images (set_memory_x() adds
+    the guarded-page bit) ran unguarded and a missing landing pad in a
+    trampoline would have gone unnoticed."""
+    cfg = os.path.join(os.path.dirname(a.kernel), "..", "..", "..",
+                       ".config")
+    built = os.path.exists(cfg) and \
+        "CONFIG_ARM64_BTI_KERNEL=y\n" in open(cfg).read()
+    found = "CPU features: detected: Branch Target Identification" in text
+    return ("bti_in_effect", "pass" if built and found else "fail", None,
+            ["# CONFIG_ARM64_BTI_KERNEL=y in %s: %s" % (
+                os.path.relpath(os.path.normpath(cfg), ROOT),
+                "yes" if built else "no"),
+             "# console: BTI %s" % ("detected" if found else
+                                    "not detected")])
+
+
 def boot_results(a, stage, name, extra):
     """One boot of the suite: raw results with known failures applied,
     plus the harness's own checks of the run."""
@@ -407,6 +425,8 @@ def cmd_test(a):
         results, meta = boot_results(a, stage, name, extra)
         if kaslr:
             results.append(kaslr_check(a, meta["text"], kaslr))
+        if a.variant == "bti":
+            results.append(bti_check(a, meta["text"]))
             per_boot.append((name, kaslr, meta["paths"]))
         if k == len(todo) - 1 and len(per_boot) > 1 and \
                 a.suite == "sleeptest" and not a.filter:
