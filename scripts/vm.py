@@ -421,7 +421,8 @@ def cmd_test(a):
     per_boot = []
     todo = boots(a)
     for k, (name, extra, kaslr) in enumerate(todo):
-        stage = "vm %s%s-%s" % (a.variant, name, a.arch)
+        stage = "vm %s%s%s-%s" % ("kselftest " if a.suite == "kselftest"
+                                  else "", a.variant, name, a.arch)
         results, meta = boot_results(a, stage, name, extra)
         if kaslr:
             results.append(kaslr_check(a, meta["text"], kaslr))
