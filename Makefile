@@ -160,6 +160,7 @@ run: source
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
+	@$(PY) scripts/harness-selftest.py || true
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@$(MAKE) -s distro-check || true
 	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \

@@ -125,6 +125,18 @@ def main():
     elif "stock" in a.variants:
         nfail += 1
         named.append("FAILED distro-check: no results")
+    harness = os.path.join(RESULTS, "harness-selftest.ktap")
+    if os.path.exists(harness):
+        res, order = read_ktap(harness)
+        bad = [c for c in order if res[c][0] != "pass"]
+        print("harness self-test (scripts/harness-selftest.py): %d checks, "
+              "%d failed" % (len(order), len(bad)))
+        npass += len(order) - len(bad)
+        nfail += len(bad)
+        named += ["FAILED harness-selftest %s" % c for c in bad]
+    elif "stock" in a.variants:
+        nfail += 1
+        named.append("FAILED harness-selftest: no results")
     print()
     for n in named:
         print(n)

@@ -80,11 +80,16 @@ CALL_PATH = re.compile(r"^# call-path: (\S+) (\S+)", re.M)
 # Kernel log lines that fail a run.
 # Lockdep and RCU-lockdep reports start with "WARNING:" or "INFO:", the
 # atomic-sleep check with "BUG: sleeping function called from invalid
-# context"; the rest are oopses and panics.
+# context", the hung-task detector with "INFO: task ... blocked", the
+# soft-lockup detector with "BUG: soft lockup"; a stack dump is "Call
+# Trace:" on x86 and "Call trace:" on arm64; an RCU-tasks grace period
+# held up for 10 s prints "rcu_tasks... grace period N is M jiffies old";
+# the rest are oopses and panics.
 BAD_LOG = re.compile(
     r"BUG:|WARNING:|INFO:|Oops|Kernel panic|kernel BUG|"
     r"sleeping function called from invalid context|"
-    r"Call Trace:|Unable to handle kernel")
+    r"Call Trace:|Call trace:|Unable to handle kernel|"
+    r"grace period \d+ is \d+ jiffies old")
 # Our own harness lines that could match the patterns above.
 LOG_ALLOW = re.compile(r"sleeptest: ")
 
@@ -222,6 +227,13 @@ def parse_ktap(out):
     return res
 
 
+def live_output(text):
+    """The suite's lines as the guest printed them while it ran: KTAP
+    results and diagnostics, interleaved with kernel messages."""
+    start = re.search(r"^sleeptest: running .*$", text, re.M)
+    return text[start.end():] if start else ""
+
+
 def expected_cases(a):
     """Case names, from the test binary's own list (cases.txt, written by
     build-guest.sh: natively for x86_64, under qemu-aarch64 for arm64), so
@@ -304,19 +316,45 @@ def boot_results(a, stage, name, extra):
         extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
     text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
                                          name=name, extra=extra)
+    results = judge_console(a, text, timed_out, known, known_path, crash,
+                            expected_cases(a))
+    uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
+    out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
+    paths = CALL_PATH.findall(out or "")
+    return results, {"console": console_path, "text": text,
+                     "kernel": uname.group(1) if uname else "?",
+                     "paths": paths}
+
+
+def judge_console(a, text, timed_out, known, known_path, crash, cases):
+    """The results of one boot from its console: the suite's cases with
+    known failures applied, then the harness's checks of the run.  Kept
+    apart from boot() so scripts/harness-selftest.py can feed it."""
     out, rest = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
     dmesg, _ = block(text, "SLEEPTEST-DMESG-BEGIN", "SLEEPTEST-DMESG-END")
     rc = None
     if rest:
         m = re.match(r"\s*rc=(\d+)", rest)
         rc = int(m.group(1)) if m else None
-    raw = parse_ktap(out or "")
+    # Without the final output block (the guest hung or died), the results
+    # the guest printed live on the console still count.
+    raw = parse_ktap(out if out is not None else live_output(text))
     names = [r[0] for r in raw]
-    want = [c for c in expected_cases(a)
+    want = [c for c in cases
             if (not a.filter or a.filter in c) and c not in crash]
+    hung = None
     for c in want:
-        if c not in names:
-            raw.append((c, False, ["# did not run (guest output ended)"]))
+        if c in names:
+            continue
+        if hung is None and out is None:
+            hung = c
+            raw.append((c, False, [
+                "# started but gave no result: the guest %s during this "
+                "case" % ("hit the %d s limit" % a.timeout if timed_out
+                          else "stopped")]))
+        else:
+            raw.append((c, False, ["# did not run (guest output ended%s)"
+                                   % (" in %s" % hung if hung else "")]))
     results = []   # (name, status, directive, diag) status: pass/fail/xfail
     for name_, ok, diag in raw:
         if name_ in known:
@@ -347,6 +385,8 @@ def boot_results(a, stage, name, extra):
     if timed_out or out is None:
         why = "timed out after %ds" % a.timeout if timed_out else \
             "guest stopped before printing its results"
+        if hung:
+            why += ", in case %s" % hung
         results.append(("guest_completed", "fail", None,
                         ["# " + why + "; console tail:"] +
                         ["#   " + t for t in tail]))
@@ -364,11 +404,7 @@ def boot_results(a, stage, name, extra):
     if out is not None and rc not in (0, 1):
         results.append(("sleeptest_exit", "fail", None,
                         ["# /sleeptest exited with %s" % rc]))
-    uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
-    paths = CALL_PATH.findall(out or "")
-    return results, {"console": console_path, "text": text,
-                     "kernel": uname.group(1) if uname else "?",
-                     "paths": paths}
+    return results
 
 
 def write_ktap(a, name, results, meta):

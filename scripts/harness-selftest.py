@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of the harness's own judgement (scripts/vm.py judge_console) on
+made-up consoles: a hung case is named and the cases before it keep their
+results; kernel reports of each kind fail the run.  Prints KTAP to
+build/results/harness-selftest.ktap and exits 1 if a check fails."""
+import argparse
+import os
+import sys
+
+from vm import RESULTS, judge_console  # scripts/vm.py, next to this
+
+CASES = ["first", "second", "third"]
+HEAD = "sleeptest: running /sleeptest  on 6.1.192 aarch64 cpus=2\n"
+
+
+def args(timeout=900):
+    return argparse.Namespace(filter="", timeout=timeout)
+
+
+def finished(results_text, dmesg=""):
+    return (HEAD + results_text + "SLEEPTEST-OUTPUT-BEGIN\n" + results_text +
+            "SLEEPTEST-OUTPUT-END rc=0\nSLEEPTEST-DMESG-BEGIN\n" + dmesg +
+            "SLEEPTEST-DMESG-END\n")
+
+
+ALL_OK = "KTAP version 1\n1..3\nok 1 first\nok 2 second\nok 3 third\n"
+
+
+def judge(text, timed_out=False, known=None):
+    res = judge_console(args(), text, timed_out, known or {}, "known",
+                        [], CASES)
+    return {r[0]: r for r in res}
+
+
+def status(res, case):
+    return res[case][1] if case in res else "missing"
+
+
+def check_clean_run():
+    res = judge(finished(ALL_OK))
+    ok = all(status(res, c) == "pass" for c in CASES + [
+        "guest_completed", "guest_smp", "kernel_log_clean"])
+    return ok, "a clean run passes every case and check"
+
+
+def check_hung_case():
+    # Live lines only: the guest stopped printing during "second".
+    text = (HEAD + "KTAP version 1\n1..3\n# a diagnostic\nok 1 first\n"
+            "[   50.0] some kernel message\n# second: waiting\n")
+    res = judge(text, timed_out=True)
+    second = res.get("second", (None, None, None, []))
+    third = res.get("third", (None, None, None, []))
+    done = res.get("guest_completed", (None, None, None, []))
+    ok = (status(res, "first") == "pass" and
+          status(res, "second") == "fail" and
+          any("started but gave no result" in d for d in second[3]) and
+          status(res, "third") == "fail" and
+          any("did not run" in d and "second" in d for d in third[3]) and
+          status(res, "guest_completed") == "fail" and
+          any("in case second" in d for d in done[3]))
+    return ok, ("a guest that hangs in 'second': 'first' keeps its pass, "
+                "'second' is named as hung, 'third' as not run")
+
+
+REPORTS = {
+    "x86 stack dump": "[ 1.0] Call Trace:\n",
+    "arm64 stack dump": "[ 1.0] Call trace:\n",
+    "RCU-tasks grace period held up":
+        "[ 9.0] rcu_tasks_wait_gp: rcu_tasks grace period 17 is 2533 "
+        "jiffies old.\n",
+    "RCU-tasks-trace grace period held up":
+        "[ 9.0] rcu_tasks_wait_gp: rcu_tasks_trace grace period 4 is "
+        "10001 jiffies old.\n",
+    "hung task": "[ 99.0] INFO: task sleeptest:71 blocked for more than "
+                 "60 seconds.\n",
+    "soft lockup": "[ 50.0] watchdog: BUG: soft lockup - CPU#1 stuck for "
+                   "44s! [sleeptest:80]\n",
+    "sleeping in atomic context": "[ 3.0] BUG: sleeping function called "
+                                  "from invalid context at mm/slab.h:1\n",
+    "lockdep": "[ 3.0] WARNING: possible circular locking dependency "
+               "detected\n",
+    "KASAN": "[ 3.0] BUG: KASAN: slab-use-after-free in foo+0x1/0x2\n",
+    "KFENCE": "[ 3.0] BUG: KFENCE: use-after-free read in foo+0x1/0x2\n",
+}
+
+
+def check_report(kind, line):
+    res = judge(finished(ALL_OK, dmesg=line))
+    return (status(res, "kernel_log_clean") == "fail",
+            "the run fails on a kernel log with: %s" % kind)
+
+
+def main():
+    checks = [check_clean_run, check_hung_case] + [
+        (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
+    lines = ["KTAP version 1", "1..%d" % len(checks)]
+    failed = 0
+    for i, fn in enumerate(checks, 1):
+        ok, what = fn()
+        failed += not ok
+        lines.append("%sok %d %s" % ("" if ok else "not ", i,
+                                     what.replace(" ", "_")[:90]))
+        print("[harness-selftest] %s: %s" % ("ok" if ok else "FAILED", what))
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "harness-selftest.ktap"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("[harness-selftest] %d checks, %d failed" % (len(checks), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
