@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The attach mechanism: trampolines changed while in use, next to the
+ * function tracer and a kprobe, on a module function and on a BPF
+ * program, and behind ftrace's recursion guard.
+ */
+#include "sleeptest.h"
+#include <sys/stat.h>
+
+#include "attach.skel.h"
+#include "modfunc.skel.h"
+#include "progtarget.skel.h"
+#include "recursion.skel.h"
+
+/* Attach-mechanism tests: worker threads calling getpgid on each CPU. */
+struct syscall_workers {
+	pthread_t thread[2];
+	volatile int stop;
+	volatile long calls[2];
+};
+
+static void *syscall_worker(void *arg)
+{
+	struct syscall_workers *w = arg;
+	int me = pthread_self() == w->thread[1];
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(me, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	while (!w->stop) {
+		syscall(__NR_getpgid, 0);
+		w->calls[me]++;
+	}
+	return NULL;
+}
+
+static void workers_start(struct syscall_workers *w)
+{
+	memset(w, 0, sizeof(*w));
+	pthread_create(&w->thread[0], NULL, syscall_worker, w);
+	pthread_create(&w->thread[1], NULL, syscall_worker, w);
+}
+
+static void workers_stop(struct syscall_workers *w)
+{
+	w->stop = 1;
+	pthread_join(w->thread[0], NULL);
+	pthread_join(w->thread[1], NULL);
+}
+
+/*
+ * Attach, replace and detach trampolines on a function both CPUs keep
+ * calling: each change regenerates the trampoline and repoints the call
+ * site while it is in use.
+ */
+void test_attach_detach_while_running(void)
+{
+	struct bpf_link *l_fentry, *l_sleep, *l_fexit;
+	struct syscall_workers w;
+	struct attach *skel;
+	long seen, before;
+	int round, err = 0;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	workers_start(&w);
+	for (round = 0; round < 10 && !case_failed; round++) {
+		seen = skel->bss->fentry_hits;
+		l_fentry = bpf_program__attach(skel->progs.count_fentry);
+		if (!l_fentry) {
+			err = -errno;
+			break;
+		}
+		if (round == 0)
+			report_call_path(sys_fn("getpgid"));
+		if (!CHECK(counter_moves(&skel->bss->fentry_hits, seen),
+			   "round %d: fentry does not run (workers at %ld, %ld)",
+			   round, w.calls[0], w.calls[1])) {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+
+			bpf_obj_get_info_by_fd(bpf_program__fd(
+				skel->progs.count_fentry), &info, &len);
+			diag("fentry: run_cnt %llu recursion_misses %llu",
+			     (unsigned long long)info.run_cnt,
+			     (unsigned long long)info.recursion_misses);
+			dump_enabled_functions();
+		}
+		/* A second and third program: the trampoline is replaced. */
+		seen = skel->bss->fentry_s_hits;
+		l_sleep = bpf_program__attach(skel->progs.count_fentry_s);
+		l_fexit = bpf_program__attach(skel->progs.count_fexit);
+		if (!l_sleep || !l_fexit) {
+			err = -errno;
+			bpf_link__destroy(l_sleep);
+			bpf_link__destroy(l_fexit);
+			bpf_link__destroy(l_fentry);
+			break;
+		}
+		CHECK(counter_moves(&skel->bss->fentry_s_hits, seen),
+		      "round %d: fentry.s does not run", round);
+		seen = skel->bss->fexit_hits;
+		CHECK(counter_moves(&skel->bss->fexit_hits, seen),
+		      "round %d: fexit does not run", round);
+		/* Detach the oldest first, then the rest. */
+		bpf_link__destroy(l_fentry);
+		seen = skel->bss->fentry_s_hits;
+		CHECK(counter_moves(&skel->bss->fentry_s_hits, seen),
+		      "round %d: fentry.s stopped after fentry left", round);
+		bpf_link__destroy(l_sleep);
+		bpf_link__destroy(l_fexit);
+	}
+	CHECK_ERR(err, "attach");
+	if (case_failed)
+		dump_enabled_functions();
+	/* Nothing attached: no program may run any more. */
+	before = skel->bss->fentry_hits + skel->bss->fentry_s_hits +
+		 skel->bss->fexit_hits;
+	sleep_ms(100);
+	CHECK(skel->bss->fentry_hits + skel->bss->fentry_s_hits +
+	      skel->bss->fexit_hits == before,
+	      "programs still run after detach");
+	workers_stop(&w);
+	CHECK(w.calls[0] > 0 && w.calls[1] > 0, "worker calls %ld and %ld",
+	      w.calls[0], w.calls[1]);
+	diag("%d rounds; worker calls %ld and %ld; fentry %ld, fentry.s %ld, "
+	     "fexit %ld", round, w.calls[0], w.calls[1],
+	     skel->bss->fentry_hits, skel->bss->fentry_s_hits,
+	     skel->bss->fexit_hits);
+	attach__destroy(skel);
+}
+
+/* Lines of the function tracer's buffer that name fn. */
+static long trace_count_in(const char *path, const char *fn)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	long n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, fn))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static long trace_count(const char *fn)
+{
+	return trace_count_in("/sys/kernel/tracing/trace", fn);
+}
+
+/* The function tracer and a trampoline on the same function: both fire. */
+void test_function_tracer_and_trampoline(void)
+{
+	const char *fn = sys_fn("getpgid");
+	const int calls = 20;
+	struct attach *skel;
+	long traced;
+	int i;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	if (!CHECK_ERR(write_file("/sys/kernel/tracing/set_ftrace_filter", fn),
+		       "set_ftrace_filter") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/trace", ""),
+		       "clear trace") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+				  "function"), "function tracer"))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_fentry,
+				   &skel->links.count_fentry), "attach fentry") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
+				   &skel->links.count_fexit), "attach fexit"))
+		goto out_tracer;
+	report_call_path(fn);
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	write_file("/sys/kernel/tracing/tracing_on", "0");
+	traced = trace_count(fn);
+	write_file("/sys/kernel/tracing/tracing_on", "1");
+	CHECK(skel->bss->fentry_hits == calls, "fentry ran %ld times for %d",
+	      skel->bss->fentry_hits, calls);
+	CHECK(skel->bss->fexit_hits == calls, "fexit ran %ld times for %d",
+	      skel->bss->fexit_hits, calls);
+	CHECK(traced >= calls, "function tracer logged %ld calls of %s, want "
+	      ">= %d", traced, fn, calls);
+out_tracer:
+	write_file("/sys/kernel/tracing/current_tracer", "nop");
+out:
+	write_file("/sys/kernel/tracing/set_ftrace_filter", "");
+	attach__destroy(skel);
+}
+
+/* A kprobe and trampolines on the same function: all fire. */
+void test_kprobe_and_trampoline(void)
+{
+	const int calls = 20;
+	struct attach *skel;
+	int i;
+
+	skel = attach_open_load();
+	if (!skel)
+		return;
+	skel->links.count_kprobe =
+		bpf_program__attach_kprobe(skel->progs.count_kprobe, false,
+					   sys_fn("getpgid"));
+	if (!CHECK_ERR(skel->links.count_kprobe ? 0 : -errno,
+		       "attach kprobe") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fentry_s,
+				   &skel->links.count_fentry_s),
+		       "attach fentry.s") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_fexit,
+				   &skel->links.count_fexit), "attach fexit"))
+		goto out;
+	report_call_path(sys_fn("getpgid"));
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	CHECK(skel->bss->kprobe_hits == calls, "kprobe ran %ld times for %d",
+	      skel->bss->kprobe_hits, calls);
+	CHECK(skel->bss->fentry_s_hits == calls, "fentry.s ran %ld times for %d",
+	      skel->bss->fentry_s_hits, calls);
+	CHECK(skel->bss->fexit_hits == calls, "fexit ran %ld times for %d",
+	      skel->bss->fexit_hits, calls);
+out:
+	attach__destroy(skel);
+}
+
+/* fentry.s and fexit on a function of a module loaded for the test. */
+void test_module_function(void)
+{
+	struct modfunc *skel = NULL;
+	int fd, err;
+
+	fd = open("/sleeptest_mod.ko", O_RDONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "/sleeptest_mod.ko: %s", strerror(errno)))
+		return;
+	err = syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	if (!CHECK(!err || errno == EEXIST, "finit_module: %s",
+		   strerror(errno)))
+		return;
+	skel = modfunc__open();
+	if (!CHECK(skel, "open failed"))
+		goto out;
+	skel->bss->monitored_pid = getpid();
+	if (!CHECK_ERR(modfunc__load(skel), "load") ||
+	    !CHECK_ERR(modfunc__attach(skel), "attach"))
+		goto out;
+	report_call_path("sleeptest_mod_target");
+	fd = open("/sys/kernel/debug/sleeptest_mod/trigger",
+		  O_WRONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "trigger: %s", strerror(errno)))
+		goto out;
+	CHECK(write(fd, "12345", 5) == 5, "trigger write: %s",
+	      strerror(errno));
+	close(fd);
+	CHECK(skel->data->entry_arg == 5, "fentry.s saw len %ld, want 5",
+	      skel->data->entry_arg);
+	CHECK(skel->data->exit_ret == 11 && skel->bss->calls == 1,
+	      "fexit saw return %ld in %d calls, want 11 in 1",
+	      skel->data->exit_ret, skel->bss->calls);
+out:
+	modfunc__destroy(skel);
+	/* Unloading works once the trampolines are gone. */
+	CHECK(!syscall(__NR_delete_module, "sleeptest_mod", O_NONBLOCK),
+	      "delete_module: %s", strerror(errno));
+}
+
+/*
+ * ftrace's recursion guard: with options/func_stack_trace set, the
+ * function tracer calls stack_trace_save() from inside its callback on
+ * the traced syscall.  A trampoline on stack_trace_save() reached straight
+ * from the call site still runs there; one reached through ftrace's list
+ * function is skipped as recursion.  The syscall is getpgid, not getppid:
+ * x86_64's __x64_sys_getppid is an alias ftrace does not list.
+ */
+#define STACK_TRACE_OPT "/sys/kernel/tracing/options/func_stack_trace"
+
+/*
+ * A trampoline reached through ftrace's list function while ftrace is
+ * already running in this context.  6.1's recursion guard lets one nested
+ * level through (its "transition" bit) and drops the second.  Two tracers
+ * make two levels: the top-level function tracer on getpgid with
+ * func_stack_trace calls stack_trace_save() (level 1); a second tracer
+ * instance traces stack_trace_save() with func_stack_trace too, and its
+ * callback calls stack_trace_save() again (level 2).  A fentry program on
+ * stack_trace_save() must run for both, or count the one it missed in
+ * recursion_misses: nothing may be dropped silently.
+ */
+#define RECURSION_INSTANCE "/sys/kernel/tracing/instances/sleeptest"
+
+static int instance_tracer(const char *fn)
+{
+	int err;
+
+	if (mkdir(RECURSION_INSTANCE, 0755) && errno != EEXIST)
+		return -errno;
+	err = set_filter_file(RECURSION_INSTANCE "/set_ftrace_filter", fn);
+	if (err)
+		return err;
+	return write_file(RECURSION_INSTANCE "/current_tracer", "function");
+}
+
+static void instance_tracer_off(void)
+{
+	write_file(RECURSION_INSTANCE "/current_tracer", "nop");
+	write_file(RECURSION_INSTANCE "/set_ftrace_filter", "");
+	rmdir(RECURSION_INSTANCE);
+}
+
+void test_recursion_guard_direct(void)
+{
+	const char *fn = sys_fn("getpgid");
+	const int calls = 200;
+	long start, base, stacked, traces, nested;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct recursion *skel;
+	int i;
+
+	skel = recursion__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	skel->bss->monitored_pid = getpid();
+	if (!CHECK_ERR(recursion__load(skel), "load"))
+		goto out;
+	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "0"), "func_stack_trace=0") ||
+	    !CHECK_ERR(set_ftrace_filter(fn), "set_ftrace_filter") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/trace", ""),
+		       "clear trace") ||
+	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+				  "function"), "function tracer"))
+		goto out_tracer;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_stack_trace_save,
+				   &skel->links.count_stack_trace_save),
+		       "attach fentry stack_trace_save"))
+		goto out_tracer;
+	/* Baseline: lockdep and others call stack_trace_save() too. */
+	start = skel->bss->hits;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	base = skel->bss->hits - start;
+
+	/*
+	 * func_stack_trace is one flag for every instance in 6.1: set it
+	 * first, and the instance's function tracer starts with it.
+	 */
+	if (!CHECK_ERR(write_file(STACK_TRACE_OPT, "1"), "func_stack_trace=1") ||
+	    !CHECK_ERR(instance_tracer("stack_trace_save"),
+		       "second tracer instance on stack_trace_save"))
+		goto out_tracer;
+	report_call_path("stack_trace_save");
+	start = skel->bss->hits;
+	for (i = 0; i < calls; i++)
+		syscall(__NR_getpgid, 0);
+	stacked = skel->bss->hits - start;
+	write_file("/sys/kernel/tracing/tracing_on", "0");
+	write_file(RECURSION_INSTANCE "/tracing_on", "0");
+	traces = trace_count("<stack trace>");
+	nested = trace_count_in(RECURSION_INSTANCE "/trace", "<stack trace>");
+	write_file("/sys/kernel/tracing/tracing_on", "1");
+	bpf_obj_get_info_by_fd(bpf_program__fd(
+		skel->progs.count_stack_trace_save), &info, &len);
+	diag("recursion: %d getpgid calls: stack_trace_save hits %ld without "
+	     "func_stack_trace, %ld with; stack traces logged: %ld by the "
+	     "tracer on getpgid, %ld by the one on stack_trace_save; "
+	     "recursion_misses %llu", calls, base, stacked, traces, nested,
+	     (unsigned long long)info.recursion_misses);
+	/* The second level happened: else this case shows nothing. */
+	CHECK(traces >= calls && nested >= calls, "want >= %d stack traces "
+	      "from each tracer", calls);
+	/* Two nested stack_trace_save() calls per getpgid. */
+	if (!CHECK(stacked + (long)info.recursion_misses >= base + 2 * calls,
+		   "with func_stack_trace, stack_trace_save ran %ld times and "
+		   "missed %llu, want >= %ld (baseline %ld + 2 x %d): runs "
+		   "dropped silently", stacked,
+		   (unsigned long long)info.recursion_misses,
+		   base + 2 * calls, base, calls))
+		dump_enabled_functions();
+out_tracer:
+	instance_tracer_off();
+	write_file(STACK_TRACE_OPT, "0");
+	write_file("/sys/kernel/tracing/current_tracer", "nop");
+	write_file(FTRACE_FILTER, "");
+out:
+	recursion__destroy(skel);
+}
+
+/* fentry and fexit on a BPF program (text poke of its entry). */
+void test_trampoline_on_bpf_prog(void)
+{
+	struct progtarget *target = NULL, *tracer = NULL;
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+	int target_fd;
+
+	target = progtarget__open();
+	if (!CHECK(target, "open failed"))
+		return;
+	bpf_program__set_autoload(target->progs.on_target_entry, false);
+	bpf_program__set_autoload(target->progs.on_target_exit, false);
+	if (!CHECK_ERR(progtarget__load(target), "load target"))
+		goto out;
+	target_fd = bpf_program__fd(target->progs.target_prog);
+
+	tracer = progtarget__open();
+	if (!CHECK(tracer, "open failed"))
+		goto out;
+	bpf_program__set_autoload(tracer->progs.target_prog, false);
+	bpf_program__set_attach_target(tracer->progs.on_target_entry,
+				       target_fd, "target_prog");
+	bpf_program__set_attach_target(tracer->progs.on_target_exit,
+				       target_fd, "target_prog");
+	if (!CHECK_ERR(progtarget__load(tracer), "load tracer") ||
+	    !CHECK_ERR(progtarget__attach(tracer), "attach"))
+		goto out;
+	if (!CHECK_ERR(bpf_prog_test_run_opts(target_fd, &opts) ? -errno : 0,
+		       "test run"))
+		goto out;
+	CHECK(opts.retval == 7, "target returned %u, want 7", opts.retval);
+	CHECK(tracer->bss->entry_calls == 1 && tracer->data->entry_len == 64,
+	      "fentry: %d calls, len %ld", tracer->bss->entry_calls,
+	      tracer->data->entry_len);
+	CHECK(tracer->bss->exit_calls == 1 && tracer->data->exit_ret == 7,
+	      "fexit: %d calls, ret %ld", tracer->bss->exit_calls,
+	      tracer->data->exit_ret);
+out:
+	progtarget__destroy(tracer);
+	progtarget__destroy(target);
+}

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trampoline churn cases, alone and with the function tracer: their
+ * worker threads, program template and rounds.
+ */
+#include "sleeptest.h"
+
+#include "attach.skel.h"
+#include "churn.skel.h"
+
+/*
+ * Trampoline churn: while eight threads call getpgid on both CPUs and a
+ * long-lived fentry program stays attached, load, attach, detach and free
+ * a new program on the same function, round after round.  Every round
+ * rebuilds the trampoline and repoints the call site; each retired image
+ * and program is freed while the workers may still be inside.
+ */
+#define CHURN_WORKERS 8
+#define CHURN_ROUNDS 2000	/* default; SLEEPTEST_CHURN_ROUNDS overrides */
+#define CHURN_KINDS 4
+#define CHURN_CALLS_PER_SLEEP 256
+
+struct churn_workers;
+
+struct churn_worker {
+	pthread_t thread;
+	struct churn_workers *all;
+	int cpu;		/* pinned to */
+	int err;		/* pthread_setaffinity_np() */
+	int ran_on;		/* sched_getcpu() once pinned */
+	volatile long calls;
+	volatile long mismatches;
+	volatile long last_bad;
+};
+
+struct churn_workers {
+	struct churn_worker w[CHURN_WORKERS];
+	long expect;		/* getpgid(0) before the case */
+	volatile int stop;
+};
+
+static void *churn_worker_fn(void *arg)
+{
+	struct churn_worker *cw = arg;
+	long expect = cw->all->expect, ret;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cw->cpu, &cpus);
+	cw->err = pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
+	cw->ran_on = sched_getcpu();
+	/*
+	 * SCHED_IDLE: the test thread and the kernel threads that retire
+	 * images and free programs run as soon as they wake, preempting a
+	 * worker wherever it is, on its way into a trampoline included;
+	 * the workers get every cycle left over.
+	 */
+	if (!cw->err) {
+		struct sched_param sp = { .sched_priority = 0 };
+
+		cw->err = pthread_setschedparam(pthread_self(), SCHED_IDLE,
+						&sp);
+	}
+	while (!cw->all->stop) {
+		/*
+		 * A task that never sleeps holds up every RCU-tasks grace
+		 * period, and retired images (and the programs they hold)
+		 * would only be freed after the churn.  A short sleep now
+		 * and then lets them be freed while the others run.
+		 */
+		if (!(cw->calls % CHURN_CALLS_PER_SLEEP))
+			usleep(100);
+		ret = syscall(__NR_getpgid, 0);
+		if (ret != expect) {
+			cw->mismatches++;
+			cw->last_bad = ret;
+		}
+		cw->calls++;
+	}
+	return NULL;
+}
+
+static int churn_workers_start(struct churn_workers *cws)
+{
+	int i, err;
+
+	memset(cws, 0, sizeof(*cws));
+	cws->expect = getpgid(0);
+	for (i = 0; i < CHURN_WORKERS; i++) {
+		cws->w[i].all = cws;
+		cws->w[i].cpu = i < CHURN_WORKERS / 2 ? 0 : 1;
+		err = pthread_create(&cws->w[i].thread, NULL, churn_worker_fn,
+				     &cws->w[i]);
+		if (!CHECK(!err, "pthread_create: %s", strerror(err))) {
+			cws->stop = 1;
+			while (--i >= 0)
+				pthread_join(cws->w[i].thread, NULL);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Stop the workers, check their results; the total of calls on cpu[]. */
+static void churn_workers_stop(struct churn_workers *cws, long cpu[2],
+			       long *mismatches)
+{
+	struct churn_worker *cw;
+	int i;
+
+	cws->stop = 1;
+	cpu[0] = cpu[1] = 0;
+	*mismatches = 0;
+	for (i = 0; i < CHURN_WORKERS; i++) {
+		cw = &cws->w[i];
+		pthread_join(cw->thread, NULL);
+		CHECK(!cw->err, "worker %d: pinning to CPU %d or SCHED_IDLE: %s",
+		      i, cw->cpu, strerror(cw->err));
+		CHECK(cw->err || cw->ran_on == cw->cpu,
+		      "worker %d: pinned to CPU %d, ran on %d", i, cw->cpu,
+		      cw->ran_on);
+		cpu[cw->cpu] += cw->calls;
+		*mismatches += cw->mismatches;
+		CHECK(!cw->mismatches, "worker %d: %ld of %ld getpgid(0) calls "
+		      "returned something else than %ld (last %ld)", i,
+		      cw->mismatches, cw->calls, cws->expect, cw->last_bad);
+	}
+	CHECK(cpu[0] > 0 && cpu[1] > 0, "worker calls: CPU 0 %ld, CPU 1 %ld",
+	      cpu[0], cpu[1]);
+}
+
+/* SLEEPTEST_CHURN_ROUNDS, or the default; -1 (and the case fails) if bad. */
+static long churn_rounds(void)
+{
+	const char *s = getenv("SLEEPTEST_CHURN_ROUNDS");
+	char *end;
+	long n;
+
+	if (!s)
+		return CHURN_ROUNDS;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!CHECK(!errno && end != s && !*end && n > 0 && n <= 10000000,
+		   "SLEEPTEST_CHURN_ROUNDS='%s' is not a number of rounds "
+		   "(1..10000000)", s))
+		return -1;
+	return n;
+}
+
+/* Seconds spent in each step of the rounds, summed, for the report. */
+enum churn_step { CS_LOAD, CS_ATTACH, CS_DETACH, CS_FREE, CS_NR };
+static double churn_step_s[CS_NR];
+
+static void churn_step_done(enum churn_step step, double *t)
+{
+	double now = mono_seconds();
+
+	churn_step_s[step] += now - *t;
+	*t = now;
+}
+
+/*
+ * The four programs of progs/churn.bpf.c, loaded once by libbpf: each
+ * round loads a new copy of one of them from its final instructions with
+ * BPF_PROG_LOAD, so that a round costs the kernel's load, attach, detach
+ * and free and not libbpf parsing vmlinux BTF (1.6 s under TCG on arm64).
+ * The copies share the template's .bss (its map fd is in the instructions).
+ */
+struct churn_template {
+	struct churn *skel;
+	struct bpf_program *progs[CHURN_KINDS];
+	__u32 attach_btf_id;
+};
+
+static const char *const churn_kinds[CHURN_KINDS] = {
+	"fentry", "fexit", "fmod_ret", "fentry.s",
+};
+
+static int churn_template_load(struct churn_template *ct, const char *fn)
+{
+	char mod[64];
+	__u32 obj_id;
+	int i, err;
+
+	memset(ct, 0, sizeof(*ct));
+	err = kernel_func_btf(fn, &obj_id, &ct->attach_btf_id, mod,
+			      sizeof(mod));
+	if (!CHECK(!err && !mod[0], "%s: not in vmlinux BTF: %d", fn, err))
+		return 0;
+	ct->skel = churn__open();
+	if (!CHECK(ct->skel, "churn: open failed"))
+		return 0;
+	ct->progs[0] = ct->skel->progs.churn_fentry;
+	ct->progs[1] = ct->skel->progs.churn_fexit;
+	ct->progs[2] = ct->skel->progs.churn_fmod_ret;
+	ct->progs[3] = ct->skel->progs.churn_fentry_s;
+	ct->skel->bss->monitored_pid = getpid();
+	for (i = 0; i < CHURN_KINDS; i++)
+		bpf_program__set_attach_target(ct->progs[i], 0, fn);
+	if (!CHECK_ERR(churn__load(ct->skel), "churn: load")) {
+		churn__destroy(ct->skel);
+		ct->skel = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+/* A new program of the given kind; its fd or -errno, with the log. */
+static int churn_prog_load(struct churn_template *ct, int kind, long round)
+{
+	static char log[16384];
+	struct bpf_program *p = ct->progs[kind];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = bpf_program__expected_attach_type(p),
+		.attach_btf_id = ct->attach_btf_id,
+		.prog_flags = bpf_program__flags(p),
+	);
+	int fd;
+
+	/* libbpf adds it at load time, not to the program's flags. */
+	if (strstr(churn_kinds[kind], ".s"))
+		opts.prog_flags |= BPF_F_SLEEPABLE;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(p), "GPL",
+			   bpf_program__insns(p), bpf_program__insn_cnt(p),
+			   &opts);
+	if (fd >= 0)
+		return fd;
+	fd = -errno;
+	/* Again, for the verifier's words. */
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	opts.log_level = 1;
+	log[0] = 0;
+	if (bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(p), "GPL",
+			  bpf_program__insns(p), bpf_program__insn_cnt(p),
+			  &opts) < 0)
+		diag("round %ld: %s verifier log: %s", round, churn_kinds[kind],
+		     log);
+	return fd;
+}
+
+/*
+ * One round: a new program of kind round % 4 loaded, attached, (every
+ * 10th round) seen running, detached and freed.
+ */
+static int churn_round(struct churn_template *ct, long round,
+		       struct churn_workers *cws)
+{
+	int kind = round % CHURN_KINDS, ok = 0, prog_fd, link_fd;
+	volatile long *hits = &ct->skel->bss->hits;
+	double t = mono_seconds();
+	char what[64];
+	long seen;
+
+	prog_fd = churn_prog_load(ct, kind, round);
+	snprintf(what, sizeof(what), "round %ld: load %s", round,
+		 churn_kinds[kind]);
+	if (!CHECK_ERR(prog_fd < 0 ? prog_fd : 0, what))
+		return 0;
+	churn_step_done(CS_LOAD, &t);
+	seen = *hits;
+	link_fd = bpf_raw_tracepoint_open(NULL, prog_fd);
+	snprintf(what, sizeof(what), "round %ld: attach %s", round,
+		 churn_kinds[kind]);
+	if (!CHECK_ERR(link_fd < 0 ? -errno : 0, what))
+		goto out;
+	churn_step_done(CS_ATTACH, &t);
+	ok = round % 10 || CHECK(counter_moves(hits, seen),
+				 "round %ld: %s does not run (worker 0 at %ld "
+				 "calls)", round, churn_kinds[kind],
+				 cws->w[0].calls);
+	t = mono_seconds();
+	close(link_fd);
+	churn_step_done(CS_DETACH, &t);
+out:
+	close(prog_fd);
+	churn_step_done(CS_FREE, &t);
+	return ok;
+}
+
+static void trampoline_churn(int with_tracer)
+{
+	const char *fn = sys_fn("getpgid");
+	long rounds, round = 0, hits0, hits1, cpu[2], mismatches;
+	int images = 0, images_peak = 0, images0;
+	double t0, t_free = 0;
+	struct churn_workers cws;
+	struct churn_template ct;
+	struct attach *skel;
+	int tracer = 0;
+
+	rounds = churn_rounds();
+	if (rounds < 0)
+		return;
+	if (!churn_template_load(&ct, fn))
+		return;
+	skel = attach_open_load();
+	if (!skel) {
+		churn__destroy(ct.skel);
+		return;
+	}
+	if (with_tracer) {
+		tracer = 1;
+		if (!CHECK_ERR(set_ftrace_filter(fn), "set_ftrace_filter") ||
+		    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
+					  "function"), "function tracer"))
+			goto out;
+	}
+	images0 = count_trampoline_images();
+	t0 = mono_seconds();
+	if (!churn_workers_start(&cws))
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.count_fentry,
+				   &skel->links.count_fentry),
+		       "attach long-lived fentry"))
+		goto out_workers;
+	report_call_path(fn);
+	memset(churn_step_s, 0, sizeof(churn_step_s));
+	hits0 = skel->bss->fentry_hits;
+	for (round = 0; round < rounds; round++) {
+		if (!churn_round(&ct, round, &cws))
+			break;
+		if (round % 10 == 9) {
+			images = count_trampoline_images();
+			if (images > images_peak)
+				images_peak = images;
+		}
+	}
+	/*
+	 * Each round retires two images (and, with them, the programs they
+	 * hold).  They must be freed while the workers still run: wait for
+	 * the list to shrink back to what it was plus the long-lived
+	 * program's current image.
+	 */
+	images = count_trampoline_images();
+	t_free = mono_seconds();
+	while (images > images0 + 1 && mono_seconds() - t_free < 60) {
+		sleep_ms(100);
+		images = count_trampoline_images();
+	}
+	t_free = mono_seconds() - t_free;
+	CHECK(images >= 0 && images <= images0 + 1,
+	      "retired images not freed while the workers run: %d trampoline "
+	      "images listed %.0f s after the churn, %d before it", images,
+	      t_free, images0);
+	/* The long-lived program ran during the churn and still runs. */
+	hits1 = skel->bss->fentry_hits;
+	CHECK(hits1 > hits0, "long-lived fentry: %ld hits before the churn, "
+	      "%ld after", hits0, hits1);
+	CHECK(counter_moves(&skel->bss->fentry_hits, hits1),
+	      "long-lived fentry stopped running after round %ld", round);
+	if (case_failed)
+		dump_enabled_functions();
+out_workers:
+	churn_workers_stop(&cws, cpu, &mismatches);
+	diag("churn: rounds %ld, worker calls %ld (CPU 0 %ld, CPU 1 %ld), "
+	     "mismatches %ld, long-lived fentry hits %ld, %.2f s",
+	     round, cpu[0] + cpu[1], cpu[0], cpu[1], mismatches,
+	     skel->bss->fentry_hits, mono_seconds() - t0);
+	diag("churn: trampoline images listed: %d before, peak %d during, %d "
+	     "after %.1f s", images0, images_peak, images, t_free);
+	diag("churn: seconds in load %.2f, attach %.2f, detach %.2f, "
+	     "free %.2f", churn_step_s[CS_LOAD], churn_step_s[CS_ATTACH],
+	     churn_step_s[CS_DETACH], churn_step_s[CS_FREE]);
+out:
+	if (tracer) {
+		write_file("/sys/kernel/tracing/current_tracer", "nop");
+		write_file(FTRACE_FILTER, "");
+	}
+	attach__destroy(skel);
+	churn__destroy(ct.skel);
+}
+
+void test_trampoline_churn(void)
+{
+	trampoline_churn(0);
+}
+
+/* The same with the function tracer sharing the function all along. */
+void test_trampoline_churn_function_tracer(void)
+{
+	trampoline_churn(1);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Concurrency around a sleeping program: other calls on the CPU it sleeps
+ * on (6.1's per-CPU recursion check) and migration across the sleep.
+ */
+#include "sleeptest.h"
+
+#include "sleeper.h"
+
+/* The program's recursion_misses, or -errno. */
+static long long prog_misses(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	return info.recursion_misses;
+}
+
+/* One setdomainname() call from a thread pinned to cpu: 1 if it returned
+ * within ms, with its result in *ret.
+ */
+static int call_on_cpu(int cpu, const char *name, long ms, long *ret)
+{
+	struct sleeper t;
+	int ok;
+
+	if (!sleeper_start_on(&t, name, cpu))
+		return 0;
+	t.go = 1;
+	ok = sleeper_wait(&t, ms);
+	if (ok)
+		*ret = t.ret;
+	else
+		diag("the call on CPU %d did not return within %ld ms", cpu,
+		     ms);
+	sleeper_join(&t);	/* returns once the call does */
+	return ok;
+}
+
+/*
+ * A sleeps inside a fentry.s on CPU 0.  B, on CPU 0 too, calls the same
+ * function: the program's per-CPU recursion counter is still held by A,
+ * so B returns promptly without running it and recursion_misses grows
+ * by one.  C, on CPU 1, runs it.  Detaching after A resumes returns.
+ */
+void test_recursion_while_sleeping(void)
+{
+	struct uffd_gate gate;
+	struct lifetime *skel;
+	struct sleeper a = {};
+	long long misses0, misses;
+	long ret, others0;
+	int prog_fd;
+	double t;
+
+	if (!gate_init(&gate))
+		goto out_gate;
+	skel = lifetime_open_load(&gate);
+	if (!skel)
+		goto out_gate;
+	prog_fd = bpf_program__fd(skel->progs.sleep_fentry_s);
+	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fentry_s,
+				   &skel->links.sleep_fentry_s),
+		       "attach fentry.s") ||
+	    !sleeper_start_on(&a, "recursion-a", 0))
+		goto out_skel;
+	skel->bss->sleeper_tid = a.tid;
+	a.go = 1;
+	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
+		   "A did not block in fentry.s within %d ms",
+		   SLEEPER_WAIT_MS))
+		goto out_release;
+	misses0 = prog_misses(prog_fd);
+	others0 = skel->bss->fentry_s_rec.others;
+	CHECK(misses0 >= 0, "recursion_misses: %s", strerror(-misses0));
+
+	/* B on A's CPU. */
+	if (CHECK(call_on_cpu(0, "recursion-b", 5000, &ret),
+		  "B on CPU 0 did not return while A sleeps there")) {
+		misses = prog_misses(prog_fd);
+		CHECK(ret == 0, "B's setdomainname returned %ld", ret);
+		CHECK(skel->bss->fentry_s_rec.others == others0,
+		      "the program ran for B on A's CPU");
+		CHECK(misses == misses0 + 1, "recursion_misses %lld -> %lld "
+		      "for B's call, want +1", misses0, misses);
+	}
+	/* C on the other CPU. */
+	misses0 = prog_misses(prog_fd);
+	if (CHECK(call_on_cpu(1, "recursion-c", 5000, &ret),
+		  "C on CPU 1 did not return")) {
+		CHECK(ret == 0, "C's setdomainname returned %ld", ret);
+		CHECK(skel->bss->fentry_s_rec.others == others0 + 1,
+		      "the program ran %ld times for C on CPU 1, want 1",
+		      skel->bss->fentry_s_rec.others - others0);
+		CHECK(prog_misses(prog_fd) == misses0,
+		      "recursion_misses grew for C's call on CPU 1");
+	}
+	CHECK(!a.done, "A's call returned before its fault was served");
+out_release:
+	gate_release(&gate, GATE_VALUE);
+	CHECK(sleeper_wait(&a, 10000), "A's call did not return within 10 s "
+	      "of the fault being served");
+	sleeper_join(&a);
+	CHECK(a.ret == 0 && skel->bss->fentry_s_rec.calls == 1 &&
+	      skel->bss->fentry_s_rec.value == GATE_VALUE,
+	      "A: setdomainname %ld, program ran %d times, value %#llx",
+	      a.ret, skel->bss->fentry_s_rec.calls,
+	      (unsigned long long)skel->bss->fentry_s_rec.value);
+	t = mono_seconds();
+	bpf_link__destroy(skel->links.sleep_fentry_s);
+	skel->links.sleep_fentry_s = NULL;
+	t = mono_seconds() - t;
+	CHECK(t < 5, "detach took %.1f s", t);
+out_skel:
+	lifetime__destroy(skel);
+	sleeper_join(&a);
+out_gate:
+	gate_fini(&gate);
+}
+
+/* sched_setaffinity() of another task, from a thread of its own. */
+struct mover {
+	pthread_t thread;
+	pid_t tid;
+	int cpu;
+	volatile int done;
+	int err;
+};
+
+static void *mover_fn(void *arg)
+{
+	struct mover *m = arg;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(m->cpu, &cpus);
+	m->err = sched_setaffinity(m->tid, sizeof(cpus), &cpus) ? errno : 0;
+	m->done = 1;
+	return NULL;
+}
+
+/*
+ * A sleeps inside a fentry.s on CPU 0 while the test moves it to CPU 1.
+ * The sleepable enter disables migration: the program finishes on the
+ * CPU it started on (its per-CPU counters are bumped there before and
+ * after the sleep), and the task moves once the program is done.  6.1's
+ * sched_setaffinity() waits for a migration-disabled task to reach
+ * migrate_enable(), so the move returns only after the program.
+ */
+void test_migration_while_sleeping(void)
+{
+	int ncpus = libbpf_num_possible_cpus(), i, before = -1, after = -1;
+	struct uffd_gate gate;
+	struct lifetime *skel;
+	struct sleeper a = {};
+	struct mover mover = {};
+	struct sleep_record *r;
+	int moving = 0, err;
+	__u64 *vals;
+	__u32 key;
+
+	if (!CHECK(ncpus >= 2, "%d possible CPUs", ncpus))
+		return;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!CHECK(vals, "calloc"))
+		return;
+	if (!gate_init(&gate))
+		goto out_gate;
+	skel = lifetime_open_load(&gate);
+	if (!skel)
+		goto out_gate;
+	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fentry_s,
+				   &skel->links.sleep_fentry_s),
+		       "attach fentry.s") ||
+	    !sleeper_start_on(&a, "migration", 0))
+		goto out_skel;
+	skel->bss->sleeper_tid = a.tid;
+	a.go = 1;
+	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
+		   "the sleeper did not block in fentry.s within %d ms",
+		   SLEEPER_WAIT_MS))
+		goto out_release;
+	mover.tid = a.tid;
+	mover.cpu = 1;
+	err = pthread_create(&mover.thread, NULL, mover_fn, &mover);
+	if (!CHECK(!err, "pthread_create: %s", strerror(err)))
+		goto out_release;
+	moving = 1;
+	sleep_ms(500);
+	CHECK(!mover.done, "sched_setaffinity() returned (%s) while the task "
+	      "slept with migration disabled", strerror(mover.err));
+out_release:
+	gate_release(&gate, GATE_VALUE);
+	CHECK(sleeper_wait(&a, 10000), "the call did not return within 10 s "
+	      "of the fault being served");
+	sleeper_join(&a);
+	if (moving) {
+		pthread_join(mover.thread, NULL);
+		CHECK(!mover.err, "moving the sleeper to CPU 1: %s",
+		      strerror(mover.err));
+	}
+	r = &skel->bss->fentry_s_rec;
+	CHECK(a.ret == 0 && r->calls == 1 && r->copy_ret == 0,
+	      "setdomainname %ld, program ran %d times, copy returned %lld",
+	      a.ret, r->calls, (long long)r->copy_ret);
+	CHECK(r->cpu_before == 0 && r->cpu_after == 0,
+	      "the program ran on CPU %d before its sleep and on CPU %d "
+	      "after; want 0 and 0", r->cpu_before, r->cpu_after);
+	CHECK(a.cpu_after_call == 1, "after the call the task ran on CPU %d, "
+	      "want 1 (where it was moved)", a.cpu_after_call);
+	/* Per-CPU slots 0 (before the sleep) and 1 (after). */
+	for (key = 0; key < 2; key++) {
+		int *cpu = key ? &after : &before, n = 0;
+
+		if (!CHECK(!bpf_map__lookup_elem(skel->maps.sides, &key,
+						 sizeof(key), vals,
+						 ncpus * sizeof(*vals), 0),
+			   "per-CPU lookup: %s", strerror(errno)))
+			goto out_skel;
+		for (i = 0; i < ncpus; i++)
+			if (vals[i]) {
+				*cpu = i;
+				n += vals[i];
+			}
+		CHECK(n == 1, "per-CPU slot %u bumped %d times, want 1", key,
+		      n);
+	}
+	CHECK(before == 0 && after == 0, "per-CPU bumps: before the sleep "
+	      "on CPU %d, after on CPU %d; want 0 and 0", before, after);
+out_skel:
+	lifetime__destroy(skel);
+	sleeper_join(&a);
+out_gate:
+	gate_fini(&gate);
+	free(vals);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of the in-guest test program share: the runner's state
+ * and checks (sleeptest.c), the helpers more than one area uses, and the
+ * cases of each area, which sleeptest.c's table of cases lists.
+ */
+#ifndef SLEEPTEST_H
+#define SLEEPTEST_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#if defined(__x86_64__)
+#define SYSCALL_PREFIX "__x64_sys_"
+#elif defined(__aarch64__)
+#define SYSCALL_PREFIX "__arm64_sys_"
+#else
+#error "add this architecture's syscall wrapper prefix"
+#endif
+
+/* The function tracer's filter; see set_ftrace_filter() in sleeptest.c. */
+#define FTRACE_FILTER "/sys/kernel/tracing/set_ftrace_filter"
+
+/* Set by CHECK() and CHECK_ERR(); the runner clears it before each case. */
+extern int case_failed;
+
+void diag(const char *fmt, ...);
+
+#define CHECK(cond, fmt, ...) ({					\
+	int __ok = !!(cond);						\
+	if (!__ok) {							\
+		diag("%s:%d: check '%s' failed: " fmt, __func__,	\
+		     __LINE__, #cond, ##__VA_ARGS__);			\
+		case_failed = 1;					\
+	}								\
+	__ok;								\
+})
+
+/* A negative libbpf/kernel error, printed so known-failure lists can match. */
+#define CHECK_ERR(err, what) ({						\
+	int __e = (err);						\
+	if (__e) {							\
+		diag("%s: %s failed: %d (%s)", __func__, what, __e,	\
+		     strerror(-__e));					\
+		case_failed = 1;					\
+	}								\
+	!__e;								\
+})
+
+struct attach;
+
+/* Helpers in sleeptest.c. */
+char *sys_fn(const char *name);
+int attach_prog(struct bpf_program *prog, struct bpf_link **link);
+int kernel_func_btf(const char *fn, __u32 *obj_id, __u32 *type_id,
+		    char *mod, size_t mod_len);
+void report_call_path(const char *fn);
+void sleep_ms(long ms);
+int counter_moves(volatile long *counter, long start);
+struct attach *attach_open_load(void);
+void dump_enabled_functions(void);
+int write_file(const char *path, const char *text);
+int set_filter_file(const char *path, const char *fn);
+int set_ftrace_filter(const char *fn);
+double mono_seconds(void);
+int count_trampoline_images(void);
+
+/* In refusals.c, also used by seeds.c. */
+void load_one_reject(const char *name, const char *target,
+		     __u32 extra_flags, const char *want_msg);
+
+/* seeds.c */
+void test_lsm_s_exec_maps(void);
+void test_fentry_s_copy_from_user(void);
+void test_fexit_s_args_ret(void);
+void test_fmod_ret_s_override(void);
+void test_sleepable_and_normal_order(void);
+void test_sleepable_copy_nonresident(void);
+void test_sleepable_allowed_maps_load(void);
+void test_section_names_sleepable(void);
+
+/* refusals.c */
+void test_reject_lsm_s_task_free(void);
+void test_reject_fentry_s_not_injectable(void);
+void test_reject_sleepable_socket_filter(void);
+void test_reject_copy_from_user_nonsleepable(void);
+void test_reject_sleepable_lpm_trie(void);
+
+/* attach.c */
+void test_attach_detach_while_running(void);
+void test_function_tracer_and_trampoline(void);
+void test_kprobe_and_trampoline(void);
+void test_module_function(void);
+void test_recursion_guard_direct(void);
+void test_trampoline_on_bpf_prog(void);
+
+/* churn.c */
+void test_trampoline_churn(void);
+void test_trampoline_churn_function_tracer(void);
+
+/* lifetime.c */
+void test_detach_while_sleeping(void);
+void test_replace_while_sleeping(void);
+void test_fexit_s_sleeping_detached(void);
+void test_fmod_ret_s_sleeping_detached(void);
+void test_signal_while_sleeping(void);
+void test_sigkill_while_sleeping(void);
+
+/* concurrency.c */
+void test_recursion_while_sleeping(void);
+void test_migration_while_sleeping(void);
+
+#endif /* SLEEPTEST_H */
