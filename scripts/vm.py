@@ -69,7 +69,14 @@ DEFAULT_BOOTS = [("", "", None)]
 # run), and the soft-lockup detector waits 2 x 20 s, which a TCG guest
 # busy in the tracers' start-up tests stays within.
 # Benchmarks turn KFENCE off: its sampling would be counted as overhead.
-COMMON_APPEND = "watchdog_thresh=20 printk.time=1"
+# A TCG guest runs 20-50 times slower than hardware, and a test may keep a
+# program asleep (holding a tasks-trace grace period) for tens of guest
+# seconds on purpose: RCU-tasks report a grace period older than 60 s
+# (15000 jiffies at Kconfig.sleep's HZ=250) rather than the default 10 s.
+COMMON_APPEND = ("watchdog_thresh=20 printk.time=1 "
+                 "rcupdate.rcu_task_stall_info=15000")
+# More kernel parameters for a developer's run (not used by make test).
+EXTRA_APPEND = os.environ.get("SLEEPTEST_KERNEL_ARGS", "")
 TEST_APPEND = "kfence.sample_interval=1"
 BENCH_APPEND = "kfence.sample_interval=0"
 
@@ -121,7 +128,7 @@ def qemu_cmd(a, append, icount):
                   "-display", "none", "-serial", "stdio", "-monitor", "none",
                   "-no-reboot", "-kernel", a.kernel, "-initrd", a.initrd,
                   "-append", "console=%s panic=-1 %s %s %s" % (
-                      console, COMMON_APPEND,
+                      console, COMMON_APPEND + " " + EXTRA_APPEND,
                       BENCH_APPEND if icount else TEST_APPEND, append)]
     if icount:
         cmd += ["-icount", "shift=0,sleep=off"]

@@ -173,6 +173,12 @@ void test_replace_while_sleeping(void)
 		      "one call", i, bpf_program__name(progs[k]),
 		      *hits[k] - before);
 		bpf_link__destroy(link);
+		/*
+		 * A task that never sleeps holds up RCU-tasks grace periods,
+		 * which free the retired images that did not run the
+		 * sleeping program.
+		 */
+		sleep_ms(1);
 	}
 	CHECK(!s.done, "the sleeper's call returned before its fault was "
 	      "served");

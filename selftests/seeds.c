@@ -130,6 +130,13 @@ void test_fentry_s_copy_from_user(void)
 }
 
 /* c1: fexit.s sees the argument and the return value. */
+/*
+ * What the sleepable programs of cases c and d read with
+ * bpf_copy_from_user(), which the verifier allows only in a sleepable
+ * program: they cannot pass without the flag.
+ */
+static const __u64 user_value = 0x51ee9ab1e5eed5ULL;
+
 void test_fexit_s_args_ret(void)
 {
 	struct modret *skel;
@@ -139,6 +146,7 @@ void test_fexit_s_args_ret(void)
 	if (!CHECK(skel, "open failed"))
 		return;
 	skel->bss->monitored_pid = getpid();
+	skel->bss->user_addr = (unsigned long)&user_value;
 	bpf_program__set_attach_target(skel->progs.getpgid_exit, 0,
 				       sys_fn("getpgid"));
 	bpf_program__set_autoload(skel->progs.getsid_modret, false);
@@ -156,6 +164,10 @@ void test_fexit_s_args_ret(void)
 	      skel->data->fexit_arg, getpid());
 	CHECK(skel->data->fexit_ret == pgid, "return %ld, caller saw %ld",
 	      skel->data->fexit_ret, pgid);
+	CHECK(skel->bss->fexit_user_value == user_value,
+	      "bpf_copy_from_user() in fexit.s read %#llx, want %#llx",
+	      (unsigned long long)skel->bss->fexit_user_value,
+	      (unsigned long long)user_value);
 out:
 	modret__destroy(skel);
 }
@@ -173,6 +185,7 @@ void test_fmod_ret_s_override(void)
 	skel->bss->monitored_pid = getpid();
 	skel->bss->magic_arg = magic;
 	skel->bss->forced_ret = forced;
+	skel->bss->user_addr = (unsigned long)&user_value;
 	bpf_program__set_attach_target(skel->progs.getsid_modret, 0,
 				       sys_fn("getsid"));
 	bpf_program__set_autoload(skel->progs.getpgid_exit, false);
@@ -188,6 +201,10 @@ void test_fmod_ret_s_override(void)
 	CHECK(sid == getsid(0) && sid >= 0, "getsid(0) returned %ld", sid);
 	CHECK(skel->bss->modret_calls == 1, "calls %d",
 	      skel->bss->modret_calls);
+	CHECK(skel->bss->modret_user_value == user_value,
+	      "bpf_copy_from_user() in fmod_ret.s read %#llx, want %#llx",
+	      (unsigned long long)skel->bss->modret_user_value,
+	      (unsigned long long)user_value);
 out:
 	modret__destroy(skel);
 }
@@ -204,6 +221,7 @@ void test_sleepable_and_normal_order(void)
 	if (!CHECK(skel, "open failed"))
 		return;
 	skel->bss->monitored_pid = getpid();
+	skel->bss->user_addr = (unsigned long)&user_value;
 	bpf_program__set_attach_target(skel->progs.entry_sleepable, 0, fn);
 	bpf_program__set_attach_target(skel->progs.entry_normal, 0, fn);
 	bpf_program__set_attach_target(skel->progs.exit_normal, 0, fn);
@@ -227,6 +245,10 @@ void test_sleepable_and_normal_order(void)
 	      "order: fentry %d, fentry.s %d, fexit %d; want 0, 1, 2",
 	      skel->data->seen_normal, skel->data->seen_sleepable,
 	      skel->data->seen_exit);
+	CHECK(skel->bss->user_value == user_value,
+	      "bpf_copy_from_user() in fentry.s read %#llx, want %#llx",
+	      (unsigned long long)skel->bss->user_value,
+	      (unsigned long long)user_value);
 out:
 	order__destroy(skel);
 }

@@ -14,6 +14,12 @@ long fexit_arg = -1;
 long fexit_ret = -1;
 int fexit_calls;
 int modret_calls;
+/* Both programs read this test address with a helper only a sleepable
+ * program may call, so neither can pass without the flag.
+ */
+__u64 user_addr;
+__u64 fexit_user_value;
+__u64 modret_user_value;
 
 SEC("fexit.s")
 int BPF_PROG(getpgid_exit, struct pt_regs *regs, long ret)
@@ -22,6 +28,8 @@ int BPF_PROG(getpgid_exit, struct pt_regs *regs, long ret)
 		return 0;
 	fexit_arg = PT_REGS_PARM1_CORE(regs);
 	fexit_ret = ret;
+	bpf_copy_from_user(&fexit_user_value, sizeof(fexit_user_value),
+			   (void *)user_addr);
 	fexit_calls++;
 	return 0;
 }
@@ -31,6 +39,8 @@ int BPF_PROG(getsid_modret, struct pt_regs *regs, long ret)
 {
 	if (!from_test(monitored_pid) || PT_REGS_PARM1_CORE(regs) != magic_arg)
 		return 0;
+	bpf_copy_from_user(&modret_user_value, sizeof(modret_user_value),
+			   (void *)user_addr);
 	modret_calls++;
 	return forced_ret;
 }

@@ -11,12 +11,19 @@ int clock;
 int seen_sleepable = -1;
 int seen_normal = -1;
 int seen_exit = -1;
+/* The sleepable program reads this test address with a helper only a
+ * sleepable program may call, so it cannot pass without the flag.
+ */
+__u64 user_addr;
+__u64 user_value;
 
 SEC("fentry.s")
 int BPF_PROG(entry_sleepable, struct pt_regs *regs)
 {
-	if (from_test(monitored_pid))
-		seen_sleepable = __sync_fetch_and_add(&clock, 1);
+	if (!from_test(monitored_pid))
+		return 0;
+	seen_sleepable = __sync_fetch_and_add(&clock, 1);
+	bpf_copy_from_user(&user_value, sizeof(user_value), (void *)user_addr);
 	return 0;
 }
 
