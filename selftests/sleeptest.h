@@ -82,6 +82,8 @@ int count_trampoline_images(void);
 /* In refusals.c, also used by seeds.c. */
 void load_one_reject(const char *name, const char *target,
 		     __u32 extra_flags, const char *want_msg);
+void load_one_reject_on(const char *name, int target_fd, const char *target,
+			__u32 extra_flags, const char *want_msg);
 
 /* seeds.c */
 void test_lsm_s_exec_maps(void);
@@ -99,6 +101,12 @@ void test_reject_fentry_s_not_injectable(void);
 void test_reject_sleepable_socket_filter(void);
 void test_reject_copy_from_user_nonsleepable(void);
 void test_reject_sleepable_lpm_trie(void);
+void test_reject_sleepable_on_denylisted(void);
+void test_reject_sleepable_exit_modret_not_injectable(void);
+void test_reject_fentry_s_on_bpf_prog(void);
+void test_reject_sleepable_other_types(void);
+void test_reject_spin_lock_sleepable(void);
+void test_reject_sleeping_helpers_nonsleepable(void);
 
 /* attach.c */
 void test_attach_detach_while_running(void);

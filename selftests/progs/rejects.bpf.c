@@ -97,3 +97,98 @@ int socket_filter(struct __sk_buff *skb)
 {
 	return 0;
 }
+
+/*
+ * Targets set by the test: sleepable tracing programs on the functions
+ * 6.1 keeps them off (not error-injectable, or error-injectable but
+ * listed as callable from atomic context).
+ */
+SEC("fentry.s")
+int BPF_PROG(fentry_s_any)
+{
+	return 0;
+}
+
+SEC("fexit.s")
+int BPF_PROG(fexit_s_any)
+{
+	return 0;
+}
+
+SEC("fmod_ret.s")
+int BPF_PROG(fmod_ret_s_any)
+{
+	return 0;
+}
+
+/* A map whose value holds a bpf_spin_lock, in a sleepable program. */
+struct locked_value {
+	struct bpf_spin_lock lock;
+	__u64 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct locked_value);
+} locked SEC(".maps");
+
+SEC("fentry.s")
+int BPF_PROG(spin_lock_sleepable)
+{
+	struct locked_value *v;
+	__u32 key = 0;
+
+	v = bpf_map_lookup_elem(&locked, &key);
+	if (!v)
+		return 0;
+	bpf_spin_lock(&v->lock);
+	v->count++;
+	bpf_spin_unlock(&v->lock);
+	return 0;
+}
+
+/* A cgroup LSM program, made sleepable by the test. */
+SEC("lsm_cgroup/file_open")
+int BPF_PROG(lsm_cgroup_file_open, struct file *file)
+{
+	return 1;
+}
+
+/* Sleeping helpers in programs that cannot sleep. */
+SEC("fentry")
+int BPF_PROG(copy_task_nonsleepable, struct pt_regs *regs)
+{
+	bpf_copy_from_user_task(buf, sizeof(buf),
+				(void *)PT_REGS_PARM1_CORE(regs),
+				bpf_get_current_task_btf(), 0);
+	return 0;
+}
+
+SEC("lsm/bprm_committed_creds")
+int BPF_PROG(ima_file_hash_nonsleepable, struct linux_binprm *bprm)
+{
+	bpf_ima_file_hash(bprm->file, buf, sizeof(buf));
+	return 0;
+}
+
+SEC("lsm/bprm_committed_creds")
+int BPF_PROG(ima_inode_hash_nonsleepable, struct linux_binprm *bprm)
+{
+	bpf_ima_inode_hash(bprm->file->f_inode, buf, sizeof(buf));
+	return 0;
+}
+
+/* Program types that cannot be sleepable, made so by the test. */
+SEC("raw_tp/sched_switch")
+int raw_tp_sched_switch(void *ctx)
+{
+	return 0;
+}
+
+SEC("freplace")
+int freplace_filter(struct __sk_buff *skb)
+{
+	return 0;
+}
