@@ -6,6 +6,7 @@
  * sleepable_allowed_maps_load uses load_one_reject() too.
  */
 #include "sleeptest.h"
+#include <bpf/btf.h>
 
 #include "rejects.skel.h"
 
@@ -219,4 +220,194 @@ void test_reject_sleeping_helpers_nonsleepable(void)
 			"helper call might sleep in a non-sleepable prog");
 	load_one_reject("ima_inode_hash_nonsleepable", NULL, 0,
 			"helper call might sleep in a non-sleepable prog");
+}
+
+/*
+ * Every map type against a sleepable program, each by name.  A map is
+ * checked against the program when an instruction refers to it, so each
+ * program is just "r1 = map; r0 = 0; exit": fentry.s on setdomainname.
+ * 6.1 refuses every type but the ones in check_map_prog_compatibility()'s
+ * list; those load, are attached and run (run_cnt, with BPF stats on).
+ */
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c),		\
+	.dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+struct map_kind {
+	const char *name;
+	enum bpf_map_type type;
+	__u32 key, value, max, flags;
+	int btf;		/* needs BTF for key and value (int, int) */
+	int accepted;		/* 6.1 lets a sleepable program use it */
+};
+
+#define REFUSED(t, k, v, m, f)	{ #t, BPF_MAP_TYPE_##t, k, v, m, f, 0, 0 }
+#define ACCEPTED(t, k, v, m, f, b) { #t, BPF_MAP_TYPE_##t, k, v, m, f, b, 1 }
+
+static const struct map_kind map_kinds[] = {
+	ACCEPTED(HASH, 4, 8, 4, 0, 0),
+	{ "HASH (BPF_F_NO_PREALLOC)", BPF_MAP_TYPE_HASH, 4, 8, 4,
+	  BPF_F_NO_PREALLOC, 0, 1 },
+	ACCEPTED(ARRAY, 4, 8, 4, 0, 0),
+	ACCEPTED(PERCPU_HASH, 4, 8, 4, 0, 0),
+	ACCEPTED(PERCPU_ARRAY, 4, 8, 4, 0, 0),
+	ACCEPTED(LRU_HASH, 4, 8, 4, 0, 0),
+	ACCEPTED(LRU_PERCPU_HASH, 4, 8, 4, 0, 0),
+	ACCEPTED(ARRAY_OF_MAPS, 4, 4, 4, 0, 0),
+	ACCEPTED(HASH_OF_MAPS, 4, 4, 4, 0, 0),
+	ACCEPTED(RINGBUF, 0, 0, 4096, 0, 0),
+	ACCEPTED(USER_RINGBUF, 0, 0, 4096, 0, 0),
+	ACCEPTED(INODE_STORAGE, 4, 4, 0, BPF_F_NO_PREALLOC, 1),
+	ACCEPTED(SK_STORAGE, 4, 4, 0, BPF_F_NO_PREALLOC, 1),
+	ACCEPTED(TASK_STORAGE, 4, 4, 0, BPF_F_NO_PREALLOC, 1),
+	REFUSED(PROG_ARRAY, 4, 4, 4, 0),
+	REFUSED(PERF_EVENT_ARRAY, 4, 4, 4, 0),
+	REFUSED(STACK_TRACE, 4, 8, 4, 0),
+	REFUSED(CGROUP_ARRAY, 4, 4, 4, 0),
+	REFUSED(LPM_TRIE, 8, 8, 4, BPF_F_NO_PREALLOC),
+	REFUSED(DEVMAP, 4, 4, 4, 0),
+	REFUSED(SOCKMAP, 4, 4, 4, 0),
+	REFUSED(CPUMAP, 4, 4, 4, 0),
+	REFUSED(SOCKHASH, 4, 4, 4, 0),
+	REFUSED(CGROUP_STORAGE, 8, 8, 0, 0),
+	REFUSED(REUSEPORT_SOCKARRAY, 4, 4, 4, 0),
+	REFUSED(PERCPU_CGROUP_STORAGE, 8, 8, 0, 0),
+	REFUSED(QUEUE, 0, 8, 4, 0),
+	REFUSED(STACK, 0, 8, 4, 0),
+	REFUSED(DEVMAP_HASH, 4, 4, 4, 0),
+	REFUSED(BLOOM_FILTER, 0, 8, 4, 0),
+};
+
+/* An "int" in a BTF object of its own, for the local-storage maps. */
+static int int_btf(__u32 *int_id)
+{
+	struct btf *btf = btf__new_empty();
+	int id, err;
+
+	if (!btf)
+		return -errno;
+	id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	err = id < 0 ? id : btf__load_into_kernel(btf);
+	if (!err) {
+		*int_id = id;
+		err = dup(btf__fd(btf));
+		if (err < 0)
+			err = -errno;
+	}
+	btf__free(btf);
+	return err;
+}
+
+/* A map of the kind, or -errno. */
+static int map_kind_create(const struct map_kind *k, int btf_fd, __u32 int_id)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = k->flags);
+	int inner = -1, fd;
+
+	if (k->btf) {
+		opts.btf_fd = btf_fd;
+		opts.btf_key_type_id = int_id;
+		opts.btf_value_type_id = int_id;
+	}
+	if (k->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+	    k->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 8, 1, NULL);
+		if (inner < 0)
+			return -errno;
+		opts.inner_map_fd = inner;
+	}
+	fd = bpf_map_create(k->type, NULL, k->key, k->value, k->max, &opts);
+	if (fd < 0)
+		fd = -errno;
+	if (inner >= 0)
+		close(inner);
+	return fd;
+}
+
+/* run_cnt of a program (BPF stats must be on), or -1. */
+static long long prog_run_cnt(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	return info.run_cnt;
+}
+
+void test_sleepable_map_types(void)
+{
+	static char vlog[16384];
+	__u32 int_id = 0, obj_id, btf_id;
+	int btf_fd, stats_fd, i, refused = 0, accepted = 0;
+	long long runs;
+	char mod[64];
+
+	if (!CHECK(!kernel_func_btf(sys_fn("setdomainname"), &obj_id, &btf_id,
+				    mod, sizeof(mod)), "setdomainname BTF"))
+		return;
+	btf_fd = int_btf(&int_id);
+	if (!CHECK(btf_fd >= 0, "BTF for the local-storage maps: %d", btf_fd))
+		return;
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (!CHECK(stats_fd >= 0, "BPF_ENABLE_STATS: %s", strerror(errno)))
+		goto out_btf;
+	for (i = 0; i < (int)(sizeof(map_kinds) / sizeof(map_kinds[0])); i++) {
+		const struct map_kind *k = &map_kinds[i];
+		LIBBPF_OPTS(bpf_prog_load_opts, opts,
+			.expected_attach_type = BPF_TRACE_FENTRY,
+			.attach_btf_id = btf_id,
+			.prog_flags = BPF_F_SLEEPABLE,
+			.log_buf = vlog, .log_size = sizeof(vlog),
+			.log_level = 1);
+		struct bpf_insn insns[4];
+		int map_fd, prog_fd, link_fd, err;
+
+		map_fd = map_kind_create(k, btf_fd, int_id);
+		if (!CHECK(map_fd >= 0, "%s: map create: %s", k->name,
+			   strerror(-map_fd)))
+			continue;
+		insns[0] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
+				BPF_PSEUDO_MAP_FD, 0, map_fd);
+		insns[1] = INSN(0, 0, 0, 0, 0);
+		insns[2] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+		insns[3] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		vlog[0] = 0;
+		prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "map_kind",
+					"GPL", insns, 4, &opts);
+		err = prog_fd < 0 ? -errno : 0;
+		if (!k->accepted) {
+			if (CHECK(err == -EINVAL && log_has_line(vlog,
+			      "Sleepable programs can only use array, hash, and ringbuf maps"),
+				  "%s: loaded (%d), want -EINVAL and 6.1's "
+				  "line", k->name, err))
+				refused++;
+			else
+				show_log_tail(vlog);
+			goto next;
+		}
+		if (!CHECK(!err, "%s: refused: %d (%s)", k->name, err,
+			   strerror(-err))) {
+			show_log_tail(vlog);
+			goto next;
+		}
+		link_fd = bpf_raw_tracepoint_open(NULL, prog_fd);
+		if (CHECK(link_fd >= 0, "%s: attach: %s", k->name,
+			  strerror(errno))) {
+			syscall(__NR_setdomainname, "map-kinds", 9);
+			runs = prog_run_cnt(prog_fd);
+			if (CHECK(runs >= 1, "%s: the program did not run "
+				  "(run_cnt %lld)", k->name, runs))
+				accepted++;
+			close(link_fd);
+		}
+next:
+		if (prog_fd >= 0)
+			close(prog_fd);
+		close(map_fd);
+	}
+	diag("map types: %d refused, %d accepted, attached and run", refused,
+	     accepted);
+	close(stats_fd);
+out_btf:
+	close(btf_fd);
 }

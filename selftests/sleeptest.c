@@ -473,6 +473,7 @@ static const struct test_case cases[] = {
 	{ "reject_spin_lock_sleepable", test_reject_spin_lock_sleepable },
 	{ "reject_sleeping_helpers_nonsleepable",
 	  test_reject_sleeping_helpers_nonsleepable },
+	{ "sleepable_map_types", test_sleepable_map_types },
 	{ "sleepable_allowed_maps_load", test_sleepable_allowed_maps_load },
 	{ "section_names_sleepable", test_section_names_sleepable },
 	{ "attach_detach_while_running", test_attach_detach_while_running },

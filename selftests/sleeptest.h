@@ -107,6 +107,7 @@ void test_reject_fentry_s_on_bpf_prog(void);
 void test_reject_sleepable_other_types(void);
 void test_reject_spin_lock_sleepable(void);
 void test_reject_sleeping_helpers_nonsleepable(void);
+void test_sleepable_map_types(void);
 
 /* attach.c */
 void test_attach_detach_while_running(void);
