@@ -70,11 +70,13 @@ DEFAULT_BOOTS = [("", "", None)]
 # busy in the tracers' start-up tests stays within.
 # Benchmarks turn KFENCE off: its sampling would be counted as overhead.
 # A TCG guest runs 20-50 times slower than hardware, and a test may keep a
-# program asleep (holding a tasks-trace grace period) for tens of guest
-# seconds on purpose: RCU-tasks report a grace period older than 60 s
-# (15000 jiffies at Kconfig.sleep's HZ=250) rather than the default 10 s.
+# program asleep (holding a tasks-trace grace period) on purpose for as
+# long as 50 attach/detach rounds take: 60-70 guest seconds on an arm64
+# guest sharing the host.  RCU-tasks report a grace period older than
+# 120 s (30000 jiffies at Kconfig.sleep's HZ=250), not the default 10 s;
+# one that never ends is still reported within a boot.
 COMMON_APPEND = ("watchdog_thresh=20 printk.time=1 "
-                 "rcupdate.rcu_task_stall_info=15000")
+                 "rcupdate.rcu_task_stall_info=30000")
 # More kernel parameters for a developer's run (not used by make test).
 EXTRA_APPEND = os.environ.get("SLEEPTEST_KERNEL_ARGS", "")
 TEST_APPEND = "kfence.sample_interval=1"

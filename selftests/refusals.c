@@ -411,3 +411,118 @@ next:
 out_btf:
 	close(btf_fd);
 }
+
+/*
+ * tp_btf with the sleepable flag: stock 6.1 checks sleepability only for
+ * the fentry/fexit/fmod_ret attach types and loads a BTF tracepoint
+ * program, which tracepoints run with preemption disabled.  Patch 7
+ * refuses it.
+ */
+void test_sleepable_tp_btf(void)
+{
+	load_one_reject("tp_btf_sched_switch", NULL, BPF_F_SLEEPABLE,
+			"BTF tracepoint programs cannot be sleepable");
+}
+
+/*
+ * A sleepable kprobe program loads (uprobes may sleep), but attaching it
+ * to a kprobe fails with -EINVAL.
+ */
+void test_reject_sleepable_kprobe_attach(void)
+{
+	struct rejects *skel = rejects__open();
+	struct bpf_program *p;
+	struct bpf_link *link;
+
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.kprobe_any);
+	bpf_program__set_flags(skel->progs.kprobe_any, BPF_F_SLEEPABLE);
+	if (!CHECK_ERR(rejects__load(skel), "load a sleepable kprobe program"))
+		goto out;
+	link = bpf_program__attach_kprobe(skel->progs.kprobe_any, false,
+					  sys_fn("setdomainname"));
+	CHECK(!link && errno == EINVAL, "attach to a kprobe: %s, want "
+	      "-EINVAL", link ? "attached" : strerror(errno));
+	bpf_link__destroy(link);
+out:
+	rejects__destroy(skel);
+}
+
+/* BPF_LINK_UPDATE on a tracing link: tracing links cannot be updated. */
+void test_reject_link_update_tracing(void)
+{
+	struct rejects *skel = rejects__open();
+	struct bpf_program *p;
+	struct bpf_link *link = NULL;
+	int err;
+
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj) {
+		bpf_program__set_autoload(p, p == skel->progs.fentry_any ||
+					     p == skel->progs.fentry_s_any);
+		bpf_program__set_attach_target(p, 0, sys_fn("setdomainname"));
+	}
+	if (!CHECK_ERR(rejects__load(skel), "load"))
+		goto out;
+	link = bpf_program__attach(skel->progs.fentry_any);
+	if (!CHECK_ERR(link ? 0 : -errno, "attach fentry"))
+		goto out;
+	err = bpf_link_update(bpf_link__fd(link),
+			      bpf_program__fd(skel->progs.fentry_s_any), NULL);
+	CHECK(err == -EINVAL, "BPF_LINK_UPDATE of a tracing link: %d (%s), "
+	      "want -EINVAL", err, strerror(-err));
+out:
+	bpf_link__destroy(link);
+	rejects__destroy(skel);
+}
+
+/*
+ * fentry and freplace on the same BPF program, in both orders: the second
+ * attach fails with -EBUSY and the first keeps working.
+ */
+void test_reject_fentry_and_freplace(void)
+{
+	struct rejects *t, *skel = NULL;
+	struct bpf_link *first = NULL, *second;
+	struct bpf_program *p;
+	int fd, order;
+
+	t = load_target_prog(&fd);
+	if (!t)
+		return;
+	for (order = 0; order < 2; order++) {
+		skel = rejects__open();
+		if (!CHECK(skel, "open failed"))
+			break;
+		bpf_object__for_each_program(p, skel->obj) {
+			bpf_program__set_autoload(p,
+				p == skel->progs.fentry_any ||
+				p == skel->progs.freplace_filter);
+			bpf_program__set_attach_target(p, fd, "socket_filter");
+		}
+		if (!CHECK_ERR(rejects__load(skel), "load"))
+			break;
+		first = bpf_program__attach(order ? skel->progs.freplace_filter
+						  : skel->progs.fentry_any);
+		if (!CHECK_ERR(first ? 0 : -errno, order ? "attach freplace" :
+			       "attach fentry"))
+			break;
+		second = bpf_program__attach(order ? skel->progs.fentry_any
+						   : skel->progs.freplace_filter);
+		CHECK(!second && errno == EBUSY, "%s after %s: %s, want -EBUSY",
+		      order ? "fentry" : "freplace",
+		      order ? "freplace" : "fentry",
+		      second ? "attached" : strerror(errno));
+		bpf_link__destroy(second);
+		bpf_link__destroy(first);
+		first = NULL;
+		rejects__destroy(skel);
+		skel = NULL;
+	}
+	bpf_link__destroy(first);
+	rejects__destroy(skel);
+	rejects__destroy(t);
+}

@@ -108,6 +108,10 @@ void test_reject_sleepable_other_types(void);
 void test_reject_spin_lock_sleepable(void);
 void test_reject_sleeping_helpers_nonsleepable(void);
 void test_sleepable_map_types(void);
+void test_sleepable_tp_btf(void);
+void test_reject_sleepable_kprobe_attach(void);
+void test_reject_link_update_tracing(void);
+void test_reject_fentry_and_freplace(void);
 
 /* attach.c */
 void test_attach_detach_while_running(void);

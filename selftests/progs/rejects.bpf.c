@@ -192,3 +192,23 @@ int freplace_filter(struct __sk_buff *skb)
 {
 	return 0;
 }
+
+/* A BTF tracepoint and a kprobe program, made sleepable by the test. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tp_btf_sched_switch)
+{
+	return 0;
+}
+
+SEC("kprobe")
+int kprobe_any(void *ctx)
+{
+	return 0;
+}
+
+/* Attached by the test, then the target of a BPF_LINK_UPDATE. */
+SEC("fentry")
+int BPF_PROG(fentry_any)
+{
+	return 0;
+}
