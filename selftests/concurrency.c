@@ -236,3 +236,72 @@ out_gate:
 	gate_fini(&gate);
 	free(vals);
 }
+
+/*
+ * Cookies across a sleep: a fentry.s attached with one cookie reads it
+ * before and after sleeping on CPU 0, while a fentry attached with
+ * another cookie runs on CPU 0 for another thread's call.  Each program
+ * sees its own link's cookie (the run context is the sleeper's, kept
+ * across the sleep).
+ */
+#define COOKIE_SLEEPER 0x5eebc00c1eULL
+#define COOKIE_OTHER 0x07e4c00c1eULL
+
+void test_cookie_across_sleep(void)
+{
+	LIBBPF_OPTS(bpf_trace_opts, sleeper_opts, .cookie = COOKIE_SLEEPER);
+	LIBBPF_OPTS(bpf_trace_opts, other_opts, .cookie = COOKIE_OTHER);
+	struct uffd_gate gate;
+	struct lifetime *skel;
+	struct sleeper a = {};
+	struct sleep_record *r;
+	long ret;
+
+	if (!gate_init(&gate))
+		goto out_gate;
+	skel = lifetime_open_load(&gate);
+	if (!skel)
+		goto out_gate;
+	skel->links.sleep_fentry_s = bpf_program__attach_trace_opts(
+		skel->progs.sleep_fentry_s, &sleeper_opts);
+	if (!CHECK_ERR(skel->links.sleep_fentry_s ? 0 : -errno,
+		       "attach fentry.s with a cookie"))
+		goto out_skel;
+	skel->links.count_fentry = bpf_program__attach_trace_opts(
+		skel->progs.count_fentry, &other_opts);
+	if (!CHECK_ERR(skel->links.count_fentry ? 0 : -errno,
+		       "attach fentry with a cookie") ||
+	    !sleeper_start_on(&a, "cookie-sleeper", 0))
+		goto out_skel;
+	skel->bss->sleeper_tid = a.tid;
+	a.go = 1;
+	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
+		   "the sleeper did not block in fentry.s within %d ms",
+		   SLEEPER_WAIT_MS))
+		goto out_release;
+	skel->bss->fentry_cookie = 0;
+	if (CHECK(call_on_cpu(0, "cookie-other", 5000, &ret),
+		  "the other call on CPU 0 did not return"))
+		CHECK(skel->bss->fentry_cookie == COOKIE_OTHER,
+		      "fentry on CPU 0 while the fentry.s sleeps there read "
+		      "cookie %#llx, want %#llx",
+		      (unsigned long long)skel->bss->fentry_cookie,
+		      COOKIE_OTHER);
+out_release:
+	gate_release(&gate, GATE_VALUE);
+	CHECK(sleeper_wait(&a, 10000), "the sleeper's call did not return "
+	      "within 10 s of the fault being served");
+	sleeper_join(&a);
+	r = &skel->bss->fentry_s_rec;
+	CHECK(r->calls == 1 && r->cookie_before == COOKIE_SLEEPER &&
+	      r->cookie_after == COOKIE_SLEEPER,
+	      "fentry.s: %d runs, cookie %#llx before the sleep and %#llx "
+	      "after, want %#llx", r->calls,
+	      (unsigned long long)r->cookie_before,
+	      (unsigned long long)r->cookie_after, COOKIE_SLEEPER);
+out_skel:
+	lifetime__destroy(skel);
+	sleeper_join(&a);
+out_gate:
+	gate_fini(&gate);
+}

@@ -499,6 +499,7 @@ static const struct test_case cases[] = {
 	{ "sigkill_while_sleeping", test_sigkill_while_sleeping },
 	{ "recursion_while_sleeping", test_recursion_while_sleeping },
 	{ "migration_while_sleeping", test_migration_while_sleeping },
+	{ "cookie_across_sleep", test_cookie_across_sleep },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))

@@ -136,5 +136,6 @@ void test_sigkill_while_sleeping(void);
 /* concurrency.c */
 void test_recursion_while_sleeping(void);
 void test_migration_while_sleeping(void);
+void test_cookie_across_sleep(void);
 
 #endif /* SLEEPTEST_H */

@@ -33,9 +33,11 @@ static __always_inline void bump_side(__u32 side)
 		*v += 1;
 }
 long fentry_hits, fexit_hits, fmod_ret_hits;
+__u64 fentry_cookie;		/* count_fentry's, on its last run */
 
 /* Sleep on the gate if the caller is the sleeper; 1 if it was. */
-static __always_inline int sleep_on_gate(struct sleep_record *r, long ret)
+static __always_inline int sleep_on_gate(void *ctx, struct sleep_record *r,
+					 long ret)
 {
 	__u64 value = 0xdeadbeefdeadbeefULL;
 
@@ -46,11 +48,13 @@ static __always_inline int sleep_on_gate(struct sleep_record *r, long ret)
 		return 0;
 	}
 	r->cpu_before = bpf_get_smp_processor_id();
+	r->cookie_before = bpf_get_attach_cookie(ctx);
 	bump_side(0);
 	__sync_fetch_and_add(&r->entered, 1);
 	r->copy_ret = bpf_copy_from_user(&value, sizeof(value),
 					 (void *)gate_addr);
 	r->cpu_after = bpf_get_smp_processor_id();
+	r->cookie_after = bpf_get_attach_cookie(ctx);
 	bump_side(1);
 	r->value = value;
 	r->fn_ret = ret;
@@ -61,29 +65,31 @@ static __always_inline int sleep_on_gate(struct sleep_record *r, long ret)
 SEC("fentry.s")
 int BPF_PROG(sleep_fentry_s)
 {
-	sleep_on_gate(&fentry_s_rec, 0);
+	sleep_on_gate(ctx, &fentry_s_rec, 0);
 	return 0;
 }
 
 SEC("fexit.s")
 int BPF_PROG(sleep_fexit_s, struct pt_regs *regs, long ret)
 {
-	sleep_on_gate(&fexit_s_rec, ret);
+	sleep_on_gate(ctx, &fexit_s_rec, ret);
 	return 0;
 }
 
 SEC("fmod_ret.s")
 int BPF_PROG(sleep_fmod_ret_s, struct pt_regs *regs, long ret)
 {
-	return sleep_on_gate(&fmod_ret_s_rec, ret) ? forced_ret : 0;
+	return sleep_on_gate(ctx, &fmod_ret_s_rec, ret) ? forced_ret : 0;
 }
 
 /* Plain programs, attached and detached around the sleeper. */
 SEC("fentry")
 int BPF_PROG(count_fentry)
 {
-	if (from_test(monitored_pid))
+	if (from_test(monitored_pid)) {
+		fentry_cookie = bpf_get_attach_cookie(ctx);
 		__sync_fetch_and_add(&fentry_hits, 1);
+	}
 	return 0;
 }
 

@@ -14,6 +14,8 @@ struct sleep_record {
 	__s32 cpu_after;
 	__s32 entered;		/* sleeper's runs that reached the copy */
 	__s32 pad;
+	__u64 cookie_before;	/* bpf_get_attach_cookie() before the sleep */
+	__u64 cookie_after;	/* and after */
 };
 
 #endif
