@@ -21,7 +21,7 @@ ARCH ?= x86_64
 VARIANT ?= patched
 T ?=
 ITERS ?= 20000
-VM_TIMEOUT ?= 900
+VM_TIMEOUT ?= 1500
 KSELFTEST_TIMEOUT ?= 1200
 KASAN_TIMEOUT ?= 1200
 # QEMU runs side by side in make run and make test (one host thread each).

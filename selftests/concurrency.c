@@ -6,6 +6,7 @@
 #include "sleeptest.h"
 
 #include "sleeper.h"
+#include "limit.skel.h"
 
 /* The program's recursion_misses, or -errno. */
 static long long prog_misses(int prog_fd)
@@ -303,5 +304,136 @@ out_skel:
 	lifetime__destroy(skel);
 	sleeper_join(&a);
 out_gate:
+	gate_fini(&gate);
+}
+
+/*
+ * At the limit: 38 programs (fentry, fentry.s, fexit, fexit.s, fmod_ret.s)
+ * on one function each run once per call, in 6.1's order: the fentry
+ * kind, then fmod_ret, then fexit, each newest attachment first.  The
+ * 39th attach fails with -E2BIG.  Half are detached while one of the
+ * fentry.s programs sleeps; after it resumes the rest run, and the
+ * trampoline fills up to the limit again.
+ */
+#define NR_LIMIT 38
+
+static int limit_kind(int i)
+{
+	return i < 16 ? 0 : i < 31 ? 2 : 1;	/* fentry, fmod_ret, fexit */
+}
+
+/*
+ * One call from this thread: each attached program must run once, in
+ * the order of seq (attach order, oldest first).
+ */
+static void limit_check_call(struct limit *skel, const int *seq, int n,
+			     const char *when)
+{
+	int want[NR_LIMIT], nw = 0, kind, k, i, ok = 1;
+
+	memset(skel->bss->runs, 0, sizeof(skel->bss->runs));
+	memset(skel->bss->ran_at, 0, sizeof(skel->bss->ran_at));
+	skel->bss->clock = 0;
+	syscall(__NR_setdomainname, "limit", 5);
+	for (kind = 0; kind < 3; kind++)
+		for (k = n - 1; k >= 0; k--)
+			if (limit_kind(seq[k]) == kind)
+				want[nw++] = seq[k];
+	for (i = 0; i < nw && ok; i++)
+		ok = CHECK(skel->bss->runs[want[i]] == 1 &&
+			   skel->bss->ran_at[want[i]] == i + 1,
+			   "%s: program %d ran %d times, at %d; want once, "
+			   "at %d", when, want[i], skel->bss->runs[want[i]],
+			   skel->bss->ran_at[want[i]], i + 1);
+	CHECK(skel->bss->clock == nw, "%s: %d runs for %d programs", when,
+	      skel->bss->clock, nw);
+}
+
+void test_limit_38_programs(void)
+{
+	static const __u64 resident = 0x1111;
+	struct bpf_link *links[NR_LIMIT] = {}, *extra;
+	struct bpf_program *progs[NR_LIMIT];
+	int seq[NR_LIMIT], n = 0, i, kept;
+	struct uffd_gate gate;
+	struct limit *skel = NULL;
+	struct sleeper a = {};
+	char name[8];
+
+	if (!gate_init(&gate))
+		goto out;
+	skel = limit__open();
+	if (!CHECK(skel, "open failed"))
+		goto out;
+	skel->bss->monitored_pid = getpid();
+	skel->bss->gate_addr = (unsigned long)gate.page;
+	skel->bss->user_addr = (unsigned long)&resident;
+	for (i = 0; i < NR_LIMIT; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		progs[i] = bpf_object__find_program_by_name(skel->obj, name);
+		if (!CHECK(progs[i], "no program %s", name))
+			goto out;
+		bpf_program__set_attach_target(progs[i], 0,
+					       sys_fn("setdomainname"));
+	}
+	bpf_program__set_attach_target(skel->progs.one_too_many, 0,
+				       sys_fn("setdomainname"));
+	if (!CHECK_ERR(limit__load(skel), "load"))
+		goto out;
+	for (i = 0; i < NR_LIMIT; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!CHECK_ERR(links[i] ? 0 : -errno, "attach"))
+			goto out;
+		seq[n++] = i;
+	}
+	extra = bpf_program__attach(skel->progs.one_too_many);
+	CHECK(!extra && errno == E2BIG, "the 39th attach: %s, want -E2BIG",
+	      extra ? "attached" : strerror(errno));
+	bpf_link__destroy(extra);
+	limit_check_call(skel, seq, n, "38 attached");
+
+	/* Program 8 (fentry.s) sleeps; the odd ones go meanwhile. */
+	if (!sleeper_start(&a, "limit-sleeper"))
+		goto out;
+	skel->bss->sleeper_tid = a.tid;
+	a.go = 1;
+	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
+		   "the sleeper did not block within %d ms", SLEEPER_WAIT_MS))
+		goto out_release;
+	for (i = 1; i < NR_LIMIT; i += 2) {
+		bpf_link__destroy(links[i]);
+		links[i] = NULL;
+	}
+out_release:
+	gate_release(&gate, GATE_VALUE);
+	CHECK(sleeper_wait(&a, 10000), "the sleeper's call did not return "
+	      "within 10 s of the fault being served");
+	sleeper_join(&a);
+	CHECK(a.ret == 0 && skel->data->sleeper_copy_ret == 0,
+	      "sleeper: setdomainname %ld, copy %lld", a.ret,
+	      (long long)skel->data->sleeper_copy_ret);
+	skel->bss->sleeper_tid = 0;
+	for (i = 0, kept = 0; i < n; i++)
+		if (links[seq[i]])
+			seq[kept++] = seq[i];
+	n = kept;
+	limit_check_call(skel, seq, n, "19 left");
+	/* Up to the limit again. */
+	for (i = 1; i < NR_LIMIT; i += 2) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!CHECK_ERR(links[i] ? 0 : -errno, "re-attach"))
+			goto out;
+		seq[n++] = i;
+	}
+	extra = bpf_program__attach(skel->progs.one_too_many);
+	CHECK(!extra && errno == E2BIG, "the 39th attach after refilling: "
+	      "%s, want -E2BIG", extra ? "attached" : strerror(errno));
+	bpf_link__destroy(extra);
+	limit_check_call(skel, seq, n, "38 again");
+out:
+	for (i = 0; i < NR_LIMIT; i++)
+		bpf_link__destroy(links[i]);
+	limit__destroy(skel);
+	sleeper_join(&a);
 	gate_fini(&gate);
 }

@@ -500,6 +500,7 @@ static const struct test_case cases[] = {
 	{ "recursion_while_sleeping", test_recursion_while_sleeping },
 	{ "migration_while_sleeping", test_migration_while_sleeping },
 	{ "cookie_across_sleep", test_cookie_across_sleep },
+	{ "limit_38_programs", test_limit_38_programs },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))

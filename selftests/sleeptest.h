@@ -137,5 +137,6 @@ void test_sigkill_while_sleeping(void);
 void test_recursion_while_sleeping(void);
 void test_migration_while_sleeping(void);
 void test_cookie_across_sleep(void);
+void test_limit_38_programs(void);
 
 #endif /* SLEEPTEST_H */
