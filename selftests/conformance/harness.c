@@ -23,6 +23,12 @@
 #include "conf_arch.h"
 
 int conf_env_quiet;
+unsigned int conf_fail_nth;
+bool conf_fail_injected;
+long conf_live_allocs;
+/* Shapes of the alloc_failures group: each allocation failed in turn. */
+static bool inject_allocs;
+static unsigned long allocs_failed;
 static bool env_cfi, env_rethunk, env_sls;
 static int verbose;
 
@@ -661,6 +667,54 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 }
 
 /* Build, emit, check statically, run, and for CALL_ORIG run retired too. */
+/*
+ * Build the shape with its first allocation failing, then its second, and
+ * so on until a build needs no more: every failed build must return
+ * -ENOMEM and free what it had allocated.
+ */
+#define MAX_SHAPE_ALLOCS 64
+
+static bool fail_each_alloc(struct shape *s, struct bpf_tramp_links *tl,
+			    u8 *image)
+{
+	unsigned int n;
+	long live;
+	int ret;
+
+	for (n = 1; n <= MAX_SHAPE_ALLOCS; n++) {
+		live = conf_live_allocs;
+		conf_fail_nth = n;
+		conf_fail_injected = false;
+		conf_env_quiet++;
+		ret = tramp_ir_prepare(conf_target, s->im, image,
+				       image + IMAGE_MAX, &s->m, s->flags, tl,
+				       (void *)s->func_addr);
+		conf_env_quiet--;
+		conf_fail_nth = 0;
+		if (conf_live_allocs != live) {
+			errf("allocation %u failed: %ld allocations leaked\n",
+			     n, conf_live_allocs - live);
+			return false;
+		}
+		if (!conf_fail_injected) {
+			if (ret <= 0) {
+				errf("no allocation failed, yet the build "
+				     "returned %d\n", ret);
+				return false;
+			}
+			return true;
+		}
+		if (ret != -ENOMEM) {
+			errf("allocation %u failed: the build returned %d, "
+			     "want -ENOMEM\n", n, ret);
+			return false;
+		}
+		allocs_failed++;
+	}
+	errf("more than %d allocations in one build\n", MAX_SHAPE_ALLOCS);
+	return false;
+}
+
 static bool run_shape(struct shape *s)
 {
 	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
@@ -688,6 +742,11 @@ static bool run_shape(struct shape *s)
 	memset(&cur_im, 0, sizeof(cur_im));
 	s->im = s->style == STYLE_STRUCT_OPS ? NULL : &cur_im;
 
+	if (inject_allocs && !fail_each_alloc(s, tl, image)) {
+		print_shape(stderr, s);
+		fputs(errbuf, stderr);
+		return false;
+	}
 	memset(xmem + 4096, 0xcc, IMAGE_MAX + 64);
 	err = tramp_ir_build(&ir, conf_target, s->im, &s->m, s->flags, tl,
 			     (void *)s->func_addr);
@@ -944,14 +1003,14 @@ static void systematic(void)
 	}
 }
 
-static void random_shapes(unsigned int count)
+static void random_shapes(const char *group, unsigned int count)
 {
 	static const u8 sizes[] = { 1, 2, 4, 8, 16 };
 	u32 nsizes = conf_target->struct_args ? 5 : 4;
 	int maxregs = conf_target->max_reg_args;
 	unsigned int i;
 
-	group_start("random_shapes");
+	group_start(group);
 	for (i = 0; i < count; i++) {
 		const struct flagset *f = &flagsets[rndn(nr_flagsets)];
 		static struct shape s;
@@ -1317,7 +1376,13 @@ int main(int argc, char **argv)
 	encoders();
 	refusals();
 	systematic();
-	random_shapes(nrand);
+	random_shapes("random_shapes", nrand);
+	/* After the others, so that their shapes stay the same. */
+	inject_allocs = true;
+	random_shapes("alloc_failures", nrand / 6);
+	inject_allocs = false;
+	printf("alloc_failures: %lu allocations failed in turn, each "
+	       "-ENOMEM with nothing leaked\n", allocs_failed);
 
 	for (i = 0; i < nr_groups; i++)
 		printf("%-22s %u passed, %u failed\n", groups[i].name,

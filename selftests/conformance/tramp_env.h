@@ -130,13 +130,33 @@ static inline void *tramp_env_prog_func(const struct bpf_prog *p)
 	return p->bpf_func;
 }
 
+/*
+ * Allocation failures (harness.c): with conf_fail_nth at n, the n-th
+ * allocation from then on fails and sets conf_fail_injected.
+ * conf_live_allocs counts what is allocated and not yet freed.
+ */
+extern unsigned int conf_fail_nth;
+extern bool conf_fail_injected;
+extern long conf_live_allocs;
+
 static inline void *tramp_env_zalloc(size_t size)
 {
-	return calloc(1, size ? size : 1);
+	void *p;
+
+	if (conf_fail_nth && !--conf_fail_nth) {
+		conf_fail_injected = true;
+		return NULL;
+	}
+	p = calloc(1, size ? size : 1);
+	if (p)
+		conf_live_allocs++;
+	return p;
 }
 
 static inline void tramp_env_free(void *p)
 {
+	if (p)
+		conf_live_allocs--;
 	free(p);
 }
 
