@@ -67,11 +67,7 @@ void test_recursion_while_sleeping(void)
 		       "attach fentry.s") ||
 	    !sleeper_start_on(&a, "recursion-a", 0))
 		goto out_skel;
-	skel->bss->sleeper_tid = a.tid;
-	a.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "A did not block in fentry.s within %d ms",
-		   SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&a, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	misses0 = prog_misses(prog_fd);
 	others0 = skel->bss->fentry_s_rec.others;
@@ -100,10 +96,7 @@ void test_recursion_while_sleeping(void)
 	}
 	CHECK(!a.done, "A's call returned before its fault was served");
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&a, 10000), "A's call did not return within 10 s "
-	      "of the fault being served");
-	sleeper_join(&a);
+	sleeper_wake(&a, &gate);
 	CHECK(a.ret == 0 && skel->bss->fentry_s_rec.calls == 1 &&
 	      skel->bss->fentry_s_rec.value == GATE_VALUE,
 	      "A: setdomainname %ld, program ran %d times, value %#llx",
@@ -177,11 +170,7 @@ void test_migration_while_sleeping(void)
 		       "attach fentry.s") ||
 	    !sleeper_start_on(&a, "migration", 0))
 		goto out_skel;
-	skel->bss->sleeper_tid = a.tid;
-	a.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block in fentry.s within %d ms",
-		   SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&a, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	mover.tid = a.tid;
 	mover.cpu = 1;
@@ -193,10 +182,7 @@ void test_migration_while_sleeping(void)
 	CHECK(!mover.done, "sched_setaffinity() returned (%s) while the task "
 	      "slept with migration disabled", strerror(mover.err));
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&a, 10000), "the call did not return within 10 s "
-	      "of the fault being served");
-	sleeper_join(&a);
+	sleeper_wake(&a, &gate);
 	if (moving) {
 		pthread_join(mover.thread, NULL);
 		CHECK(!mover.err, "moving the sleeper to CPU 1: %s",
@@ -274,11 +260,7 @@ void test_cookie_across_sleep(void)
 		       "attach fentry with a cookie") ||
 	    !sleeper_start_on(&a, "cookie-sleeper", 0))
 		goto out_skel;
-	skel->bss->sleeper_tid = a.tid;
-	a.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block in fentry.s within %d ms",
-		   SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&a, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	skel->bss->fentry_cookie = 0;
 	if (CHECK(call_on_cpu(0, "cookie-other", 5000, &ret),
@@ -289,10 +271,7 @@ void test_cookie_across_sleep(void)
 		      (unsigned long long)skel->bss->fentry_cookie,
 		      COOKIE_OTHER);
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&a, 10000), "the sleeper's call did not return "
-	      "within 10 s of the fault being served");
-	sleeper_join(&a);
+	sleeper_wake(&a, &gate);
 	r = &skel->bss->fentry_s_rec;
 	CHECK(r->calls == 1 && r->cookie_before == COOKIE_SLEEPER &&
 	      r->cookie_after == COOKIE_SLEEPER,
@@ -395,20 +374,14 @@ void test_limit_38_programs(void)
 	/* Program 8 (fentry.s) sleeps; the odd ones go meanwhile. */
 	if (!sleeper_start(&a, "limit-sleeper"))
 		goto out;
-	skel->bss->sleeper_tid = a.tid;
-	a.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block within %d ms", SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&a, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	for (i = 1; i < NR_LIMIT; i += 2) {
 		bpf_link__destroy(links[i]);
 		links[i] = NULL;
 	}
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&a, 10000), "the sleeper's call did not return "
-	      "within 10 s of the fault being served");
-	sleeper_join(&a);
+	sleeper_wake(&a, &gate);
 	CHECK(a.ret == 0 && skel->data->sleeper_copy_ret == 0,
 	      "sleeper: setdomainname %ld, copy %lld", a.ret,
 	      (long long)skel->data->sleeper_copy_ret);

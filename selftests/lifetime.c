@@ -52,11 +52,7 @@ void test_detach_while_sleeping(void)
 	if (!CHECK(map_fd >= 0, "dup: %s", strerror(errno)) ||
 	    !sleeper_start(&s, "detach-sleeping"))
 		goto out_skel;
-	skel->bss->sleeper_tid = s.tid;
-	s.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block in fentry.s within %d ms",
-		   SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 
 	t = mono_seconds();
@@ -73,10 +69,7 @@ void test_detach_while_sleeping(void)
 	      "in may be gone", left, nr_images);
 
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&s, 10000), "the sleeper's call did not return "
-	      "within 10 s of the fault being served");
-	sleeper_join(&s);
+	sleeper_wake(&s, &gate);
 	CHECK(s.ret == 0 && domainname_is("detach-sleeping"),
 	      "setdomainname returned %ld (%s)", s.ret, strerror(s.err));
 	err = read_bss(map_fd, &bss);
@@ -156,11 +149,7 @@ void test_replace_while_sleeping(void)
 		       "attach fentry.s") ||
 	    !sleeper_start(&s, "replace-sleeping"))
 		goto out_skel;
-	skel->bss->sleeper_tid = s.tid;
-	s.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block in fentry.s within %d ms",
-		   SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	for (i = 0; i < REPLACE_ROUNDS && !case_failed; i++) {
 		k = i % 3;
@@ -183,10 +172,7 @@ void test_replace_while_sleeping(void)
 	CHECK(!s.done, "the sleeper's call returned before its fault was "
 	      "served");
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&s, 10000), "the sleeper's call did not return "
-	      "within 10 s of the fault being served");
-	sleeper_join(&s);
+	sleeper_wake(&s, &gate);
 	CHECK(s.ret == 0 && domainname_is("replace-sleeping"),
 	      "setdomainname returned %ld (%s)", s.ret, strerror(s.err));
 	bss = *skel->bss;
@@ -267,10 +253,7 @@ static void sleep_in(enum sleeping_kind kind)
 	if (!CHECK(map_fd >= 0, "dup: %s", strerror(errno)) ||
 	    !sleeper_start(&s, names[kind]))
 		goto out_skel;
-	skel->bss->sleeper_tid = s.tid;
-	s.go = 1;
-	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
-		   "the sleeper did not block within %d ms", SLEEPER_WAIT_MS))
+	if (!sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
 		goto out_release;
 	/* fexit.s sleeps after the original ran, fmod_ret.s before. */
 	CHECK(domainname_is(kind == SLEEP_FEXIT ? names[kind] : before),
@@ -280,10 +263,7 @@ static void sleep_in(enum sleeping_kind kind)
 	lifetime__destroy(skel);
 	skel = NULL;
 out_release:
-	gate_release(&gate, GATE_VALUE);
-	CHECK(sleeper_wait(&s, 10000), "the sleeper's call did not return "
-	      "within 10 s of the fault being served");
-	sleeper_join(&s);
+	sleeper_wake(&s, &gate);
 	if (kind == SLEEP_FMOD_RET_FORCED)
 		CHECK(s.ret == -1 && s.err == -forced && domainname_is(before),
 		      "setdomainname returned %ld (%s), want the forced %ld",

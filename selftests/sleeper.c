@@ -224,3 +224,28 @@ int read_bss(int map_fd, struct lifetime__bss *bss)
 
 	return bpf_map_lookup_elem(map_fd, &zero, bss) ? -errno : 0;
 }
+
+/*
+ * Let the started sleeper make its call, as the sleeper the programs know
+ * by *tid_var, and wait until it blocks on the gate: 1 if it does.
+ */
+int sleeper_sleeps(struct sleeper *s, struct uffd_gate *g, int *tid_var)
+{
+	*tid_var = s->tid;
+	s->go = 1;
+	return CHECK(gate_wait_sleeper(g, SLEEPER_WAIT_MS),
+		     "the sleeper did not block on the gate within %d ms",
+		     SLEEPER_WAIT_MS);
+}
+
+/* Serve the gate, wait for the sleeper's call to return, join it. */
+int sleeper_wake(struct sleeper *s, struct uffd_gate *g)
+{
+	int ok;
+
+	gate_release(g, GATE_VALUE);
+	ok = CHECK(sleeper_wait(s, 10000), "the sleeper's call did not "
+		   "return within 10 s of the fault being served");
+	sleeper_join(s);
+	return ok;
+}

@@ -47,6 +47,8 @@ int sleeper_start(struct sleeper *s, const char *name);
 int sleeper_start_on(struct sleeper *s, const char *name, int cpu);
 int sleeper_wait(struct sleeper *s, long ms);
 void sleeper_join(struct sleeper *s);
+int sleeper_sleeps(struct sleeper *s, struct uffd_gate *g, int *tid_var);
+int sleeper_wake(struct sleeper *s, struct uffd_gate *g);
 
 int trampoline_images(unsigned long long *addr, int max);
 int images_still_listed(const unsigned long long *old, int n);
