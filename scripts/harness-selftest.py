@@ -85,6 +85,28 @@ REPORTS = {
 }
 
 
+KNOWN_WARN = ("[ 0.4] WARNING: CPU: 0 PID: 13 at kernel/workqueue.c:3073 "
+              "__flush_work+0x54/0x2a4\n[ 0.4] Modules linked in:\n"
+              "[ 0.4] Call trace:\n[ 0.4]  __flush_work+0x54/0x2a4\n")
+KNOWN_LOG = {"kernel_log_clean": [("kernel/workqueue.c:3073 __flush_work",
+                                   "a known boot-time warning", True)]}
+
+
+def check_known_log():
+    res = judge(finished(ALL_OK, dmesg=KNOWN_WARN), known=KNOWN_LOG)
+    return (status(res, "kernel_log_clean") == "xfail",
+            "a listed kernel-log report and its stack dump are an expected "
+            "failure")
+
+
+def check_known_log_and_other():
+    res = judge(finished(ALL_OK, dmesg=KNOWN_WARN +
+                         "[ 9.0] BUG: KASAN: use-after-free in x+0x1/0x2\n"),
+                known=KNOWN_LOG)
+    return (status(res, "kernel_log_clean") == "fail",
+            "a listed report does not hide another one")
+
+
 def check_report(kind, line):
     res = judge(finished(ALL_OK, dmesg=line))
     return (status(res, "kernel_log_clean") == "fail",
@@ -92,7 +114,8 @@ def check_report(kind, line):
 
 
 def main():
-    checks = [check_clean_run, check_hung_case] + [
+    checks = [check_clean_run, check_hung_case, check_known_log,
+              check_known_log_and_other] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
