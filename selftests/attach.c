@@ -165,8 +165,7 @@ void test_function_tracer_and_trampoline(void)
 	skel = attach_open_load();
 	if (!skel)
 		return;
-	if (!CHECK_ERR(write_file("/sys/kernel/tracing/set_ftrace_filter", fn),
-		       "set_ftrace_filter") ||
+	if (!CHECK_ERR(set_ftrace_filter(fn), "set_ftrace_filter") ||
 	    !CHECK_ERR(write_file("/sys/kernel/tracing/trace", ""),
 		       "clear trace") ||
 	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
