@@ -75,8 +75,11 @@ check-arch:
 deps:
 	@scripts/install-deps.sh
 
+# One make at a time moves the patched tree: a second one waits here
+# rather than failing on git's index lock.
 source: deps
-	@$(PY) scripts/source.py prepare
+	@mkdir -p $(BUILD)
+	@flock $(BUILD)/.source.lock $(PY) scripts/source.py prepare
 
 kernel: check-arch source
 	@scripts/kbuild.sh $(VARIANT) $(ARCH)
