@@ -56,9 +56,7 @@ void test_recursion_while_sleeping(void)
 	int prog_fd;
 	double t;
 
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	prog_fd = bpf_program__fd(skel->progs.sleep_fentry_s);
@@ -160,9 +158,7 @@ void test_migration_while_sleeping(void)
 	vals = calloc(ncpus, sizeof(*vals));
 	if (!CHECK(vals, "calloc"))
 		return;
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fentry_s,
@@ -244,9 +240,7 @@ void test_cookie_across_sleep(void)
 	struct sleep_record *r;
 	long ret;
 
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	skel->links.sleep_fentry_s = bpf_program__attach_trace_opts(

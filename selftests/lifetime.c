@@ -31,9 +31,7 @@ void test_detach_while_sleeping(void)
 	int nr_images, left, map_fd = -1, err;
 	double t;
 
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fentry_s,
@@ -133,9 +131,7 @@ void test_replace_while_sleeping(void)
 	long before;
 	int i, k;
 
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	progs[0] = skel->progs.count_fentry;
@@ -230,9 +226,7 @@ static void sleep_in(enum sleeping_kind kind)
 	if (!CHECK(!uname(&u), "uname: %s", strerror(errno)))
 		return;
 	snprintf(before, sizeof(before), "%s", u.domainname);
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	if (kind == SLEEP_FEXIT) {
@@ -329,9 +323,7 @@ void test_signal_while_sleeping(void)
 	struct sleeper s = {};
 	struct sleep_record *rec;
 
-	if (!gate_init(&gate))
-		goto out_gate;
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
 		goto out_gate;
 	sigemptyset(&sa.sa_mask);
@@ -395,9 +387,9 @@ void test_sigkill_while_sleeping(void)
 	int status;
 	pid_t child, w = 0;
 
-	skel = lifetime_open_load(&gate);
+	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
-		return;
+		goto out;
 	/* The child is its own process: only the sleeper check applies. */
 	skel->bss->monitored_pid = 0;
 	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fentry_s,
@@ -408,7 +400,10 @@ void test_sigkill_while_sleeping(void)
 	if (!CHECK(child >= 0, "fork: %s", strerror(errno)))
 		goto out;
 	if (!child) {
-		/* userfaultfd is per mm: the child makes its own gate. */
+		/*
+		 * userfaultfd is per mm: the parent's gate does not block the
+		 * child, which makes its own.
+		 */
 		if (!gate_init(&gate))
 			_exit(2);
 		skel->bss->gate_addr = (unsigned long)gate.page;
@@ -444,4 +439,5 @@ void test_sigkill_while_sleeping(void)
 	CHECK(t < 5, "detach after the kill took %.1f s", t);
 out:
 	lifetime__destroy(skel);
+	gate_fini(&gate);
 }

@@ -198,12 +198,18 @@ int domainname_is(const char *want)
 	return !uname(&u) && !strcmp(u.domainname, want);
 }
 
-/* The skeleton, all programs on setdomainname, none attached. */
-struct lifetime *lifetime_open_load(struct uffd_gate *g)
+/*
+ * The gate made, then the skeleton loaded with all programs on
+ * setdomainname, none attached.  gate_fini() the gate whatever happens.
+ */
+struct lifetime *lifetime_gate_open_load(struct uffd_gate *g)
 {
-	struct lifetime *skel = lifetime__open();
+	struct lifetime *skel;
 	struct bpf_program *p;
 
+	if (!gate_init(g))
+		return NULL;
+	skel = lifetime__open();
 	if (!CHECK(skel, "open failed"))
 		return NULL;
 	skel->bss->monitored_pid = getpid();

@@ -53,7 +53,7 @@ int sleeper_wake(struct sleeper *s, struct uffd_gate *g);
 int trampoline_images(unsigned long long *addr, int max);
 int images_still_listed(const unsigned long long *old, int n);
 int domainname_is(const char *want);
-struct lifetime *lifetime_open_load(struct uffd_gate *g);
+struct lifetime *lifetime_gate_open_load(struct uffd_gate *g);
 int read_bss(int map_fd, struct lifetime__bss *bss);
 
 #endif /* SLEEPTEST_SLEEPER_H */
