@@ -8,11 +8,12 @@
 #              and out-of-tree modules
 # kasan and bti build the patched source with more on top (make kasan,
 # make bti); bti is built with clang, which 6.1 needs for in-kernel BTI.
+# Fragments that do not exist for an architecture are skipped.
 case $1 in
 stock|patched)
-	FRAGS=("$ARCHNAME-$1") SRCVARIANT=$1 ;;
-kasan)	FRAGS=("$ARCHNAME-patched" kasan) SRCVARIANT=patched ;;
-bti)	FRAGS=("$ARCHNAME-patched" bti) SRCVARIANT=patched ;;
+	FRAGS=("$ARCHNAME-layout") SRCVARIANT=$1 ;;
+kasan)	FRAGS=("$ARCHNAME-layout" kasan) SRCVARIANT=patched ;;
+bti)	FRAGS=("$ARCHNAME-layout" bti) SRCVARIANT=patched ;;
 *)	echo "unknown variant '$1' (stock, patched, kasan, bti)" >&2
 	exit 2 ;;
 esac
