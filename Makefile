@@ -34,6 +34,10 @@ CHURN_ROUNDS_x86_64 ?= 100
 CHURN_ROUNDS_arm64 ?= 50
 CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
+# attach_detach_stress: rounds of attach and detach per thread.
+STRESS_ROUNDS_x86_64 ?= 500
+STRESS_ROUNDS_arm64 ?= 500
+STRESS_ROUNDS ?= $(STRESS_ROUNDS_$(ARCH))
 BENCH_TIMEOUT ?= 900
 PY := python3
 
@@ -98,7 +102,8 @@ conformance: deps
 		KTAP=$(BUILD)/results/conformance-$(ARCH).ktap
 
 vmtest: kernel user
-	@CHURN_ROUNDS=$(CHURN_ROUNDS) scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \
+		scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
 
 # The kernel's own BPF selftests for trampolines, LSM and sleepable
 # programs (selftests/kselftest/tests), one QEMU run.
@@ -147,7 +152,9 @@ guests: check-arch source
 # time, then run the QEMU runs VM_JOBS at a time, longest first (the arm64
 # patched kernel boots twice per run).
 BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
-	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64)
+	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64) \
+	STRESS_ROUNDS_x86_64=$(STRESS_ROUNDS_x86_64) \
+	STRESS_ROUNDS_arm64=$(STRESS_ROUNDS_arm64)
 BOOT_RUNS = scripts/run-boots.sh $(VM_JOBS) $(VM_TIMEOUT) $(KSELFTEST_TIMEOUT)
 RUNS_patched := test:patched:arm64 kselftest:patched:arm64 \
 	test:patched:x86_64 kselftest:patched:x86_64

@@ -16,9 +16,12 @@ mount -t tracefs tracefs /sys/kernel/tracing
 hostname sleeptest
 
 args=$(sed -n 's/.*sleeptest\.args="\([^"]*\)".*/\1/p' /proc/cmdline)
-# Rounds of the trampoline churn cases (make test runs fewer than make kasan).
+# Rounds of the trampoline churn cases (make test runs fewer than make kasan)
+# and of the attach/detach stress.
 rounds=$(sed -n 's/.*sleeptest\.churn_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$rounds" ] && export SLEEPTEST_CHURN_ROUNDS=$rounds
+rounds=$(sed -n 's/.*sleeptest\.stress_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$rounds" ] && export SLEEPTEST_STRESS_ROUNDS=$rounds
 echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m) cpus=$(nproc)"
 # Where the kernel runs, for the harness's KASLR check.
 echo "sleeptest: _text $(grep ' _text$' /proc/kallsyms | cut -d' ' -f1)"

@@ -82,6 +82,8 @@ REPORTS = {
                "detected\n",
     "KASAN": "[ 3.0] BUG: KASAN: slab-use-after-free in foo+0x1/0x2\n",
     "KFENCE": "[ 3.0] BUG: KFENCE: use-after-free read in foo+0x1/0x2\n",
+    "failed allocation of the test program": "[ 85.2] sleeptest: vmalloc "
+        "error: size 4096, vm_struct allocation failed, mode:0xcc0\n",
 }
 
 

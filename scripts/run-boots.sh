@@ -6,7 +6,8 @@
 # that order.  A guest runs in one host thread (tcg,thread=single), so on
 # this 2-core machine two runs take about the time of the longer half.
 # Usage: run-boots.sh JOBS TEST_TIMEOUT KSELFTEST_TIMEOUT RUN...
-# The environment's CHURN_ROUNDS_<arch> set the churn rounds per arch.
+# The environment's CHURN_ROUNDS_<arch> and STRESS_ROUNDS_<arch> set the
+# churn and attach/detach stress rounds per arch.
 # Always exits 0: the results are judged by summary.py.
 set -uo pipefail
 jobs=$1 test_timeout=$2 kself_timeout=$3
@@ -18,13 +19,15 @@ elapsed() { echo $(( $(date +%s) - t0 )); }
 
 # One run, its lines tagged where vm.py has not tagged them already.
 run_one() {
-	local mode=$1 variant=$2 arch=$3 timeout rounds_var rounds
+	local mode=$1 variant=$2 arch=$3 timeout rounds_var rounds stress_var
 	timeout=$test_timeout
 	[ "$mode" = kselftest ] && timeout=$kself_timeout
 	rounds_var=CHURN_ROUNDS_$arch
 	rounds=${!rounds_var:-0}
+	stress_var=STRESS_ROUNDS_$arch
 	echo "=== start: $mode $variant $arch ($(elapsed)s elapsed)"
-	CHURN_ROUNDS=$rounds "$root/scripts/run-vm.sh" "$mode" "$variant" \
+	CHURN_ROUNDS=$rounds STRESS_ROUNDS=${!stress_var:-0} \
+		"$root/scripts/run-vm.sh" "$mode" "$variant" \
 		"$arch" "" "$timeout" 2>&1 |
 	while IFS= read -r line; do
 		case $line in

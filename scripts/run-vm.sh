@@ -22,4 +22,5 @@ if [ "$mode" = bench ]; then
 	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg"
 fi
 exec python3 "$root/scripts/vm.py" test --suite "$suite" "${common[@]}" \
-	--filter "$arg" --churn-rounds "${CHURN_ROUNDS:-0}"
+	--filter "$arg" --churn-rounds "${CHURN_ROUNDS:-0}" \
+	--stress-rounds "${STRESS_ROUNDS:-0}"

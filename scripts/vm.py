@@ -100,9 +100,12 @@ BAD_LOG = re.compile(
     r"BUG:|WARNING:|INFO:|Oops|Kernel panic|kernel BUG|"
     r"sleeping function called from invalid context|"
     r"Call Trace:|Call trace:|Unable to handle kernel|"
-    r"grace period \d+ is \d+ jiffies old")
-# Our own harness lines that could match the patterns above.
-LOG_ALLOW = re.compile(r"sleeptest: ")
+    r"grace period \d+ is \d+ jiffies old|"
+    r"page allocation failure|vmalloc error:")
+# Our own harness lines that could match the patterns above (the guest
+# init's echo, without a kernel timestamp; the kernel prefixes reports
+# about our test program's allocations with "sleeptest: " too).
+LOG_ALLOW = re.compile(r"^sleeptest: ")
 
 # The suites run in QEMU: the prefix of their result, console and
 # known-failure files, and their title (scripts/summary.py uses both).
@@ -354,6 +357,8 @@ def boot_results(a, stage, name, extra):
         guest_args += " -x %s" % ",".join(crash)
     if a.churn_rounds:
         extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
+    if a.stress_rounds:
+        extra += " sleeptest.stress_rounds=%d" % a.stress_rounds
     text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
                                          name=name, extra=extra)
     results = judge_console(a, text, timed_out, known, known_path, crash,
@@ -621,6 +626,7 @@ def main():
     p.add_argument("--iters", type=int, default=20000)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--churn-rounds", type=int, default=0)
+    p.add_argument("--stress-rounds", type=int, default=0)
     a = p.parse_args()
     sys.exit(cmd_test(a) if a.cmd == "test" else cmd_bench(a))
 

@@ -235,13 +235,7 @@ void test_module_function(void)
 	struct modfunc *skel = NULL;
 	int fd, err;
 
-	fd = open("/sleeptest_mod.ko", O_RDONLY | O_CLOEXEC);
-	if (!CHECK(fd >= 0, "/sleeptest_mod.ko: %s", strerror(errno)))
-		return;
-	err = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	if (!CHECK(!err || errno == EEXIST, "finit_module: %s",
-		   strerror(errno)))
+	if (!load_test_module())
 		return;
 	skel = modfunc__open();
 	if (!CHECK(skel, "open failed"))
@@ -251,8 +245,7 @@ void test_module_function(void)
 	    !CHECK_ERR(modfunc__attach(skel), "attach"))
 		goto out;
 	report_call_path("sleeptest_mod_target");
-	fd = open("/sys/kernel/debug/sleeptest_mod/trigger",
-		  O_WRONLY | O_CLOEXEC);
+	fd = open(TEST_MODULE_TRIGGER, O_WRONLY | O_CLOEXEC);
 	if (!CHECK(fd >= 0, "trigger: %s", strerror(errno)))
 		goto out;
 	CHECK(write(fd, "12345", 5) == 5, "trigger write: %s",
@@ -266,8 +259,8 @@ void test_module_function(void)
 out:
 	modfunc__destroy(skel);
 	/* Unloading works once the trampolines are gone. */
-	CHECK(!syscall(__NR_delete_module, "sleeptest_mod", O_NONBLOCK),
-	      "delete_module: %s", strerror(errno));
+	err = unload_test_module();
+	CHECK(!err, "delete_module: %s", strerror(-err));
 }
 
 /*

@@ -7,6 +7,11 @@
 
 #include "attach.skel.h"
 #include "churn.skel.h"
+#include "sleeper.h"
+#include "stress.skel.h"
+#include <poll.h>
+#include <sys/mman.h>
+#include <linux/userfaultfd.h>
 
 /*
  * Trampoline churn: while eight threads call getpgid on both CPUs and a
@@ -36,6 +41,8 @@ struct churn_worker {
 struct churn_workers {
 	struct churn_worker w[CHURN_WORKERS];
 	long expect;		/* getpgid(0) before the case */
+	long expect_sid;	/* getsid(0), if they call it too */
+	int call_getsid;
 	volatile int stop;
 };
 
@@ -75,17 +82,26 @@ static void *churn_worker_fn(void *arg)
 			cw->mismatches++;
 			cw->last_bad = ret;
 		}
+		if (cw->all->call_getsid) {
+			ret = syscall(__NR_getsid, 0);
+			if (ret != cw->all->expect_sid) {
+				cw->mismatches++;
+				cw->last_bad = ret;
+			}
+		}
 		cw->calls++;
 	}
 	return NULL;
 }
 
-static int churn_workers_start(struct churn_workers *cws)
+static int churn_workers_start(struct churn_workers *cws, int call_getsid)
 {
 	int i, err;
 
 	memset(cws, 0, sizeof(*cws));
 	cws->expect = getpgid(0);
+	cws->expect_sid = getsid(0);
+	cws->call_getsid = call_getsid;
 	for (i = 0; i < CHURN_WORKERS; i++) {
 		cws->w[i].all = cws;
 		cws->w[i].cpu = i < CHURN_WORKERS / 2 ? 0 : 1;
@@ -121,28 +137,30 @@ static void churn_workers_stop(struct churn_workers *cws, long cpu[2],
 		      cw->ran_on);
 		cpu[cw->cpu] += cw->calls;
 		*mismatches += cw->mismatches;
-		CHECK(!cw->mismatches, "worker %d: %ld of %ld getpgid(0) calls "
-		      "returned something else than %ld (last %ld)", i,
-		      cw->mismatches, cw->calls, cws->expect, cw->last_bad);
+		CHECK(!cw->mismatches, "worker %d: %ld wrong results in %ld "
+		      "rounds of getpgid(0) (%ld)%s (last %ld)", i,
+		      cw->mismatches, cw->calls, cws->expect,
+		      cws->call_getsid ? " and getsid(0)" : "", cw->last_bad);
 	}
 	CHECK(cpu[0] > 0 && cpu[1] > 0, "worker calls: CPU 0 %ld, CPU 1 %ld",
 	      cpu[0], cpu[1]);
 }
 
-/* SLEEPTEST_CHURN_ROUNDS, or the default; -1 (and the case fails) if bad. */
-static long churn_rounds(void)
+/* The number of rounds in environment variable var, or the default; -1
+ * (and the case fails) if it is not a number.
+ */
+static long env_rounds(const char *var, long def)
 {
-	const char *s = getenv("SLEEPTEST_CHURN_ROUNDS");
+	const char *s = getenv(var);
 	char *end;
 	long n;
 
 	if (!s)
-		return CHURN_ROUNDS;
+		return def;
 	errno = 0;
 	n = strtol(s, &end, 10);
 	if (!CHECK(!errno && end != s && !*end && n > 0 && n <= 10000000,
-		   "SLEEPTEST_CHURN_ROUNDS='%s' is not a number of rounds "
-		   "(1..10000000)", s))
+		   "%s='%s' is not a number of rounds (1..10000000)", var, s))
 		return -1;
 	return n;
 }
@@ -290,7 +308,7 @@ static void trampoline_churn(int with_tracer)
 	struct attach *skel;
 	int tracer = 0;
 
-	rounds = churn_rounds();
+	rounds = env_rounds("SLEEPTEST_CHURN_ROUNDS", CHURN_ROUNDS);
 	if (rounds < 0)
 		return;
 	if (!churn_template_load(&ct, fn))
@@ -309,7 +327,7 @@ static void trampoline_churn(int with_tracer)
 	}
 	images0 = count_trampoline_images();
 	t0 = mono_seconds();
-	if (!churn_workers_start(&cws))
+	if (!churn_workers_start(&cws, 0))
 		goto out;
 	if (!CHECK_ERR(attach_prog(skel->progs.count_fentry,
 				   &skel->links.count_fentry),
@@ -381,4 +399,226 @@ void test_trampoline_churn(void)
 void test_trampoline_churn_function_tracer(void)
 {
 	trampoline_churn(1);
+}
+
+/*
+ * Attach/detach stress: two threads, pinned to the two CPUs, each attach
+ * and detach a fentry, fexit or fmod_ret program of their own in turn on
+ * getpgid and getsid, STRESS_ROUNDS times, while the churn workers call
+ * both on both CPUs and a fentry.s on each sleeps 10 ms on every 50th
+ * call (on a gate page a server thread fills after 10 ms).  Every attach
+ * and detach succeeds, every worker sees its results unchanged, the
+ * sleepers all wake with their data, and once it is over the images
+ * are back to what they were.
+ */
+#define STRESS_ROUNDS 500	/* default; SLEEPTEST_STRESS_ROUNDS overrides */
+#define STRESS_GATE_PAGES 64	/* progs/stress.bpf.c's GATE_PAGES */
+#define STRESS_SLEEP_MS 10
+
+struct stress_churner {
+	pthread_t thread;
+	int cpu, pin_err;
+	long rounds, done;
+	int bad_round, err;	/* the first failed attach, -errno */
+	struct bpf_program *progs[2][3];	/* [function][kind] */
+};
+
+static void *stress_churner_fn(void *arg)
+{
+	struct stress_churner *sc = arg;
+	struct bpf_program *p;
+	cpu_set_t cpus;
+	int link_fd;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(sc->cpu, &cpus);
+	sc->pin_err = pthread_setaffinity_np(pthread_self(), sizeof(cpus),
+					     &cpus);
+	for (; sc->done < sc->rounds; sc->done++) {
+		p = sc->progs[sc->done % 2][(sc->done / 2) % 3];
+		link_fd = bpf_link_create(bpf_program__fd(p), 0,
+					  bpf_program__expected_attach_type(p),
+					  NULL);
+		if (link_fd < 0) {
+			sc->err = -errno;
+			sc->bad_round = sc->done;
+			break;
+		}
+		close(link_fd);
+	}
+	return NULL;
+}
+
+struct stress_server {
+	pthread_t thread;
+	struct uffd_gate *gate;
+	volatile int stop;
+	long served, fill_errors;
+};
+
+/* Serve each fault on a gate page after 10 ms; make the page half the
+ * ring ahead missing again, so that the programs' next sleeps fault.
+ */
+static void *stress_server_fn(void *arg)
+{
+	struct stress_server *sv = arg;
+	struct uffd_gate *g = sv->gate;
+	struct pollfd pfd = { .fd = g->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	long index, ahead;
+	int err;
+
+	while (!sv->stop) {
+		if (poll(&pfd, 1, 100) != 1 ||
+		    read(g->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		index = (msg.arg.pagefault.address -
+			 (unsigned long)g->page) / g->page_size;
+		usleep(STRESS_SLEEP_MS * 1000);
+		err = gate_fill(g, index, GATE_VALUE);
+		if (err && err != -EEXIST)
+			sv->fill_errors++;
+		sv->served++;
+		ahead = (index + STRESS_GATE_PAGES / 2) % STRESS_GATE_PAGES;
+		madvise(g->page + ahead * g->page_size, g->page_size,
+			MADV_DONTNEED);
+	}
+	return NULL;
+}
+
+void test_attach_detach_stress(void)
+{
+	const char *fns[2] = { sys_fn("getpgid"), sys_fn("getsid") };
+	struct stress_churner sc[2] = {};
+	struct stress_server sv = {};
+	struct uffd_gate gate = { .uffd = -1 };
+	struct churn_workers cws;
+	struct stress *skel = NULL;
+	struct bpf_program *p;
+	int images0, images, server = 0, workers = 0, i, f, k;
+	long rounds, cpu[2], mismatches;
+	__u64 sleeps;
+	double t0, t = 0;
+
+	rounds = env_rounds("SLEEPTEST_STRESS_ROUNDS", STRESS_ROUNDS);
+	if (rounds < 0 || !gate_init_pages(&gate, STRESS_GATE_PAGES))
+		goto out;
+	skel = stress__open();
+	if (!CHECK(skel, "open failed"))
+		goto out;
+	skel->bss->monitored_pid = getpid();
+	skel->bss->gate_base = (unsigned long)gate.page;
+	skel->bss->page_size = gate.page_size;
+	bpf_program__set_attach_target(skel->progs.sleep_fn0, 0, fns[0]);
+	bpf_program__set_attach_target(skel->progs.sleep_fn1, 0, fns[1]);
+	/* fentry_t<thread>_f<function>, fexit_..., fmod_ret_... */
+	bpf_object__for_each_program(p, skel->obj) {
+		const char *name = bpf_program__name(p), *tf = strstr(name, "_t");
+
+		if (!tf || strlen(tf) != 6)
+			continue;
+		i = tf[2] - '0';
+		f = tf[5] - '0';
+		k = !strncmp(name, "fentry", 6) ? 0 :
+		    !strncmp(name, "fexit", 5) ? 1 : 2;
+		sc[i].progs[f][k] = p;
+		bpf_program__set_attach_target(p, 0, fns[f]);
+	}
+	for (i = 0; i < 2; i++)
+		for (f = 0; f < 2; f++)
+			for (k = 0; k < 3; k++)
+				if (!CHECK(sc[i].progs[f][k], "program %d/%d/%d "
+					   "missing", i, f, k))
+					goto out;
+	if (!CHECK_ERR(stress__load(skel), "load"))
+		goto out;
+	images0 = count_trampoline_images();
+	sv.gate = &gate;
+	if (!CHECK(!pthread_create(&sv.thread, NULL, stress_server_fn, &sv),
+		   "pthread_create"))
+		goto out;
+	server = 1;
+	if (!CHECK_ERR(attach_prog(skel->progs.sleep_fn0,
+				   &skel->links.sleep_fn0), "attach fentry.s") ||
+	    !CHECK_ERR(attach_prog(skel->progs.sleep_fn1,
+				   &skel->links.sleep_fn1), "attach fentry.s"))
+		goto out;
+	report_call_path(fns[0]);
+	report_call_path(fns[1]);
+	if (!churn_workers_start(&cws, 1))
+		goto out;
+	workers = 1;
+	t0 = mono_seconds();
+	for (i = 0; i < 2; i++) {
+		sc[i].cpu = i;
+		sc[i].rounds = rounds;
+		if (!CHECK(!pthread_create(&sc[i].thread, NULL,
+					   stress_churner_fn, &sc[i]),
+			   "pthread_create")) {
+			sc[i].rounds = 0;
+			break;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		if (!sc[i].rounds)
+			continue;
+		pthread_join(sc[i].thread, NULL);
+		CHECK(!sc[i].pin_err, "pinning churner %d: %s", i,
+		      strerror(sc[i].pin_err));
+		CHECK(!sc[i].err && sc[i].done == rounds, "churner %d: attach "
+		      "in round %d failed: %d (%s); %ld of %ld rounds done", i,
+		      sc[i].bad_round, sc[i].err, strerror(-sc[i].err),
+		      sc[i].done, rounds);
+	}
+	t = mono_seconds() - t0;
+	/* The sleepable programs keep sleeping after the churn. */
+	sleeps = skel->bss->sleeps;
+	t = mono_seconds();
+	while (skel->bss->sleeps == sleeps && mono_seconds() - t < 10)
+		sleep_ms(10);
+	CHECK(skel->bss->sleeps != sleeps, "the fentry.s programs stopped "
+	      "sleeping");
+out:
+	if (workers) {
+		churn_workers_stop(&cws, cpu, &mismatches);
+		diag("stress: %ld+%ld attach/detach rounds in %.1f s, worker "
+		     "rounds %ld (CPU 0 %ld, CPU 1 %ld), wrong results %ld",
+		     sc[0].done, sc[1].done, t, cpu[0] + cpu[1], cpu[0],
+		     cpu[1], mismatches);
+		diag("stress: churned programs ran %ld times; fentry.s %llu + "
+		     "%llu calls, %llu sleeps (%ld served), %ld failed copies",
+		     skel->bss->churned_runs,
+		     (unsigned long long)skel->bss->sleepable_calls[0],
+		     (unsigned long long)skel->bss->sleepable_calls[1],
+		     (unsigned long long)skel->bss->sleeps,
+		     sv.served, skel->bss->copy_failures);
+		CHECK(skel->bss->churned_runs > 0, "the churned programs never "
+		      "ran");
+		CHECK(skel->bss->sleeps >= 2 && !skel->bss->copy_failures &&
+		      !sv.fill_errors, "%llu sleeps, %ld failed copies, %ld "
+		      "failed fills", (unsigned long long)skel->bss->sleeps,
+		      skel->bss->copy_failures, sv.fill_errors);
+	}
+	if (skel) {
+		bpf_link__destroy(skel->links.sleep_fn0);
+		bpf_link__destroy(skel->links.sleep_fn1);
+		skel->links.sleep_fn0 = skel->links.sleep_fn1 = NULL;
+	}
+	if (server) {
+		/* Wake any sleeper left, then stop serving. */
+		for (i = 0; i < STRESS_GATE_PAGES; i++)
+			gate_fill(&gate, i, GATE_VALUE);
+		sv.stop = 1;
+		pthread_join(sv.thread, NULL);
+		t = mono_seconds();
+		while ((images = count_trampoline_images()) > images0 &&
+		       mono_seconds() - t < 10)
+			sleep_ms(100);
+		/* Earlier cases' images may go meanwhile: not more. */
+		CHECK(images <= images0, "%d trampoline images listed 10 s "
+		      "after the stress, %d before", images, images0);
+	}
+	stress__destroy(skel);
+	gate_fini(&gate);
 }

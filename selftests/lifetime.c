@@ -12,6 +12,68 @@
 #include <sys/wait.h>
 
 #include "sleeper.h"
+#include "sleep_elsewhere.skel.h"
+
+/*
+ * The images listed before a detach while a program sleeps, and a
+ * reference on the programs' .bss map that outlives their skeleton.
+ */
+struct image_watch {
+	unsigned long long images[MAX_IMAGES];
+	int nr_images;
+	int map_fd;
+};
+
+/* Every image now listed, the sleeper's among them: 1 if all was had. */
+static int watch_start(struct image_watch *w, struct bpf_map *bss)
+{
+	w->map_fd = -1;
+	w->nr_images = trampoline_images(w->images, MAX_IMAGES);
+	if (!CHECK(w->nr_images > 0, "no trampoline image in /proc/kallsyms: "
+		   "%d", w->nr_images))
+		return 0;
+	w->map_fd = dup(bpf_map__fd(bss));
+	return CHECK(w->map_fd >= 0, "dup: %s", strerror(errno));
+}
+
+/*
+ * Links and programs were destroyed from t0 on while a program sleeps:
+ * that was prompt, and the images all stay.
+ */
+static void watch_detached(struct image_watch *w, double t0)
+{
+	double t = mono_seconds() - t0;
+	int left;
+
+	CHECK(t < 2, "detach and close took %.2f s while a program slept", t);
+	sleep_ms(500);
+	left = images_still_listed(w->images, w->nr_images);
+	CHECK(left == w->nr_images, "only %d of the %d images listed before "
+	      "the detach are left while the sleeper sleeps: the one it "
+	      "sleeps in may be gone", left, w->nr_images);
+}
+
+/* Once the sleeper returned, its retired images go within 10 s. */
+static void watch_freed(struct image_watch *w)
+{
+	double t = mono_seconds();
+	int left;
+
+	while ((left = images_still_listed(w->images, w->nr_images)) &&
+	       mono_seconds() - t < 10)
+		sleep_ms(100);
+	if (CHECK(!left, "%d retired images still listed %.0f s after "
+		  "their sleeper returned", left, mono_seconds() - t))
+		diag("retired images freed %.1f s after the sleeper returned",
+		     mono_seconds() - t);
+}
+
+static void watch_end(struct image_watch *w)
+{
+	if (w->map_fd >= 0)
+		close(w->map_fd);
+	w->map_fd = -1;
+}
 
 /*
  * Lifetime 1: a fentry.s and a fentry on setdomainname; a thread sleeps
@@ -23,13 +85,13 @@
  */
 void test_detach_while_sleeping(void)
 {
+	struct image_watch w = { .map_fd = -1 };
 	struct lifetime__bss bss;
 	struct uffd_gate gate;
 	struct lifetime *skel;
-	unsigned long long images[MAX_IMAGES];
 	struct sleeper s = {};
-	int nr_images, left, map_fd = -1, err;
 	double t;
+	int err;
 
 	skel = lifetime_gate_open_load(&gate);
 	if (!skel)
@@ -41,13 +103,7 @@ void test_detach_while_sleeping(void)
 				   &skel->links.count_fentry), "attach fentry"))
 		goto out_skel;
 	report_call_path(sys_fn("setdomainname"));
-	/* Every image now listed, the sleeper's among them. */
-	nr_images = trampoline_images(images, MAX_IMAGES);
-	if (!CHECK(nr_images > 0, "no trampoline image in /proc/kallsyms: %d",
-		   nr_images))
-		goto out_skel;
-	map_fd = dup(bpf_map__fd(skel->maps.bss));
-	if (!CHECK(map_fd >= 0, "dup: %s", strerror(errno)) ||
+	if (!watch_start(&w, skel->maps.bss) ||
 	    !sleeper_start(&s, "detach-sleeping"))
 		goto out_skel;
 	if (!sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
@@ -56,21 +112,15 @@ void test_detach_while_sleeping(void)
 	t = mono_seconds();
 	lifetime__destroy(skel);
 	skel = NULL;
-	t = mono_seconds() - t;
-	CHECK(t < 2, "detach and close took %.2f s while a program slept", t);
-	sleep_ms(500);
+	watch_detached(&w, t);
 	CHECK(!s.done, "the sleeper's call returned before its fault was "
 	      "served");
-	left = images_still_listed(images, nr_images);
-	CHECK(left == nr_images, "only %d of the %d images listed before the "
-	      "detach are left while the sleeper sleeps: the one it sleeps "
-	      "in may be gone", left, nr_images);
 
 out_release:
 	sleeper_wake(&s, &gate);
 	CHECK(s.ret == 0 && domainname_is("detach-sleeping"),
 	      "setdomainname returned %ld (%s)", s.ret, strerror(s.err));
-	err = read_bss(map_fd, &bss);
+	err = read_bss(w.map_fd, &bss);
 	if (CHECK_ERR(err, "read .bss")) {
 		CHECK(bss.fentry_s_rec.calls == 1 &&
 		      bss.fentry_s_rec.copy_ret == 0 &&
@@ -82,18 +132,10 @@ out_release:
 		CHECK(bss.fentry_hits == 1, "fentry ran %ld times for one "
 		      "call", bss.fentry_hits);
 	}
-	/* The images go once their sleeper is out. */
-	t = mono_seconds();
-	while ((left = images_still_listed(images, nr_images)) &&
-	       mono_seconds() - t < 10)
-		sleep_ms(100);
-	CHECK(!left, "%d retired images still listed %.0f s after their "
-	      "sleeper returned", left, mono_seconds() - t);
-	diag("retired images freed %.1f s after the sleeper returned",
-	     mono_seconds() - t);
+	watch_freed(&w);
 	/* Nothing runs any more. */
 	syscall(__NR_setdomainname, "after", 5);
-	err = read_bss(map_fd, &bss);
+	err = read_bss(w.map_fd, &bss);
 	if (CHECK_ERR(err, "read .bss"))
 		CHECK(bss.fentry_hits == 1 && bss.fentry_s_rec.others == 0,
 		      "after the detach: fentry ran %ld times, fentry.s %d "
@@ -103,8 +145,7 @@ out_skel:
 	if (skel)
 		lifetime__destroy(skel);
 	sleeper_join(&s);
-	if (map_fd >= 0)
-		close(map_fd);
+	watch_end(&w);
 out_gate:
 	gate_fini(&gate);
 }
@@ -439,5 +480,259 @@ void test_sigkill_while_sleeping(void)
 	CHECK(t < 5, "detach after the kill took %.1f s", t);
 out:
 	lifetime__destroy(skel);
+	gate_fini(&gate);
+}
+
+/* sleep_elsewhere's .bss, read through its map once the skeleton is gone. */
+static int read_elsewhere_bss(int map_fd, struct sleep_elsewhere__bss *bss)
+{
+	int zero = 0;
+
+	return bpf_map_lookup_elem(map_fd, &zero, bss) ? -errno : 0;
+}
+
+/* The skeleton, loaded with the gate's address and only the programs
+ * named autoloaded; NULL on failure.
+ */
+static struct sleep_elsewhere *elsewhere_open_load(struct uffd_gate *g,
+						   const char *const *names)
+{
+	struct sleep_elsewhere *skel;
+	struct bpf_program *p;
+	int i, keep;
+
+	skel = sleep_elsewhere__open();
+	if (!CHECK(skel, "open failed"))
+		return NULL;
+	skel->bss->monitored_pid = getpid();
+	skel->bss->gate_addr = (unsigned long)g->page;
+	bpf_object__for_each_program(p, skel->obj) {
+		for (keep = 0, i = 0; names[i]; i++)
+			keep |= !strcmp(bpf_program__name(p), names[i]);
+		bpf_program__set_autoload(p, keep);
+	}
+	if (!CHECK_ERR(sleep_elsewhere__load(skel), "load")) {
+		sleep_elsewhere__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* The sleeper's call in the module case: write its name to the trigger. */
+static long write_trigger(struct sleeper *s)
+{
+	long ret;
+	int fd, err;
+
+	fd = open(TEST_MODULE_TRIGGER, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s->name, strlen(s->name));
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
+/*
+ * Lifetime 4: a module caller.  A fexit.s on the test module's function
+ * sleeps after the function returned, in a write to the module's debugfs
+ * file.  delete_module fails while the program is attached (the
+ * trampoline holds the module) and still fails once the link is destroyed
+ * while the program sleeps (the sleeper is in the module's code, with its
+ * file open).  After the fault is served the write returns its length,
+ * the program saw the function's result, and the module unloads.
+ */
+void test_module_caller_sleeping(void)
+{
+	static const char *const progs[] = { "sleep_mod_fexit_s", NULL };
+	static const char arg[] = "module-sleeper";	/* 14 bytes */
+	struct image_watch w = { .map_fd = -1 };
+	struct sleep_elsewhere__bss bss;
+	struct uffd_gate gate = { .uffd = -1 };
+	struct sleep_elsewhere *skel = NULL;
+	struct sleeper s = {};
+	double t;
+	int err;
+
+	if (!load_test_module())
+		return;
+	if (!gate_init(&gate))
+		goto out;
+	skel = elsewhere_open_load(&gate, progs);
+	if (!skel)
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.sleep_mod_fexit_s,
+				   &skel->links.sleep_mod_fexit_s),
+		       "attach fexit.s"))
+		goto out;
+	report_call_path("sleeptest_mod_target");
+	err = unload_test_module();
+	CHECK(err == -EWOULDBLOCK, "delete_module with a fexit.s attached "
+	      "returned %d (%s), want EWOULDBLOCK", err, strerror(-err));
+	if (!watch_start(&w, skel->maps.bss) ||
+	    !sleeper_start_call(&s, arg, -1, write_trigger))
+		goto out;
+	if (!sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
+		goto out_release;
+
+	t = mono_seconds();
+	sleep_elsewhere__destroy(skel);
+	skel = NULL;
+	watch_detached(&w, t);
+	err = unload_test_module();
+	CHECK(err == -EWOULDBLOCK, "delete_module while the detached fexit.s "
+	      "sleeps in a module call returned %d (%s), want EWOULDBLOCK",
+	      err, strerror(-err));
+	CHECK(!s.done, "the write returned before its fault was served");
+
+out_release:
+	sleeper_wake(&s, &gate);
+	CHECK(s.ret == (long)strlen(arg), "the trigger write returned %ld "
+	      "(%s), want %zu", s.ret, strerror(s.err), strlen(arg));
+	if (CHECK_ERR(read_elsewhere_bss(w.map_fd, &bss), "read .bss"))
+		CHECK(bss.mod_rec.calls == 1 && bss.mod_rec.copy_ret == 0 &&
+		      bss.mod_rec.value == GATE_VALUE &&
+		      bss.mod_rec.fn_ret == 2 * (long)strlen(arg) + 1,
+		      "fexit.s: %d runs, copy %lld, value %#llx, saw return "
+		      "%lld, want 1 run, 0, %#llx, %zu", bss.mod_rec.calls,
+		      (long long)bss.mod_rec.copy_ret,
+		      (unsigned long long)bss.mod_rec.value,
+		      (long long)bss.mod_rec.fn_ret, GATE_VALUE,
+		      2 * strlen(arg) + 1);
+	watch_freed(&w);
+out:
+	if (skel)
+		sleep_elsewhere__destroy(skel);
+	sleeper_join(&s);
+	watch_end(&w);
+	gate_fini(&gate);
+	/* Nothing holds the module any more. */
+	err = unload_test_module();
+	CHECK(!err, "delete_module after the sleeper returned: %s",
+	      strerror(-err));
+}
+
+/* The exec'ing child of the lsm.s case; it shares the test's memory. */
+struct exec_child {
+	volatile int go;
+	char stack[64 * 1024] __attribute__((aligned(16)));
+};
+
+#define EXEC_SLEEPER_ARGV0 "sleeptest-exec-sleeper"
+
+static int exec_child_fn(void *arg)
+{
+	static char *const argv[] = { EXEC_SLEEPER_ARGV0, "--exit", NULL };
+	static char *const envp[] = { NULL };
+	struct exec_child *c = arg;
+
+	/* Raw syscalls only: this child runs on the test's thread state. */
+	while (!c->go)
+		syscall(__NR_sched_yield);
+	syscall(__NR_execve, "/proc/self/exe", argv, envp);
+	syscall(__NR_exit, 127);
+	return 127;
+}
+
+/*
+ * Lifetime 5: lsm.s sleeping in an exec.  A child made with
+ * clone(CLONE_VM) execs the test program; an lsm.s on
+ * bprm_check_security sleeps copying from the gate, still in the memory
+ * the child shares with the test, beside a plain lsm program on the same
+ * hook.  Both links and programs go while it sleeps; the exec then
+ * completes (the new program exits 0), the lsm.s ran once with the gate's
+ * value, the image is freed and a later exec runs nothing.
+ */
+void test_lsm_s_exec_sleeping(void)
+{
+	static const char *const progs[] = { "sleep_exec_lsm_s", "count_exec",
+					     NULL };
+	struct image_watch w = { .map_fd = -1 };
+	struct sleep_elsewhere__bss bss;
+	struct uffd_gate gate = { .uffd = -1 };
+	struct sleep_elsewhere *skel = NULL;
+	struct exec_child *c = NULL;
+	pid_t child = -1, done = 0;
+	int status = 0;
+	double t;
+
+	if (!gate_init(&gate))
+		goto out;
+	skel = elsewhere_open_load(&gate, progs);
+	if (!skel)
+		goto out;
+	if (!CHECK_ERR(attach_prog(skel->progs.sleep_exec_lsm_s,
+				   &skel->links.sleep_exec_lsm_s),
+		       "attach lsm.s") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_exec,
+				   &skel->links.count_exec), "attach lsm"))
+		goto out;
+	report_call_path("bpf_lsm_bprm_check_security");
+	c = calloc(1, sizeof(*c));
+	if (!watch_start(&w, skel->maps.bss) || !CHECK(c, "calloc"))
+		goto out;
+	child = clone(exec_child_fn, c->stack + sizeof(c->stack),
+		      CLONE_VM | SIGCHLD, c);
+	if (!CHECK(child > 0, "clone: %s", strerror(errno)))
+		goto out;
+	skel->bss->sleeper_tid = child;
+	c->go = 1;
+	if (!CHECK(gate_wait_sleeper(&gate, SLEEPER_WAIT_MS),
+		   "the exec'ing child did not block on the gate within %d ms",
+		   SLEEPER_WAIT_MS))
+		goto out_release;
+
+	t = mono_seconds();
+	sleep_elsewhere__destroy(skel);
+	skel = NULL;
+	watch_detached(&w, t);
+	CHECK(!waitpid(child, &status, WNOHANG), "the child finished its "
+	      "exec before its fault was served (status %#x)", status);
+
+out_release:
+	gate_release(&gate, GATE_VALUE);
+	t = mono_seconds();
+	while (!(done = waitpid(child, &status, WNOHANG)) &&
+	       mono_seconds() - t < 10)
+		sleep_ms(10);
+	if (!CHECK(done == child, "the exec'ing child did not exit within "
+		   "10 s of its fault being served")) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	child = -1;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "exec'd child status %#x, want exit 0", status);
+	if (CHECK_ERR(read_elsewhere_bss(w.map_fd, &bss), "read .bss"))
+		CHECK(bss.exec_rec.calls == 1 && bss.exec_rec.copy_ret == 0 &&
+		      bss.exec_rec.value == GATE_VALUE && bss.exec_hits == 1,
+		      "lsm.s: %d runs, copy %lld, value %#llx; lsm: %ld runs",
+		      bss.exec_rec.calls, (long long)bss.exec_rec.copy_ret,
+		      (unsigned long long)bss.exec_rec.value, bss.exec_hits);
+	watch_freed(&w);
+	/* A later exec runs nothing. */
+	child = fork();
+	if (!child) {
+		execl("/proc/self/exe", EXEC_SLEEPER_ARGV0, "--exit", NULL);
+		_exit(127);
+	}
+	if (CHECK(child > 0, "fork: %s", strerror(errno)))
+		waitpid(child, &status, 0);
+	child = -1;
+	if (CHECK_ERR(read_elsewhere_bss(w.map_fd, &bss), "read .bss"))
+		CHECK(bss.exec_rec.others == 0 && bss.exec_hits == 1,
+		      "after the detach an exec ran the lsm.s %d and the lsm "
+		      "%ld more times", bss.exec_rec.others,
+		      bss.exec_hits - 1);
+out:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+	}
+	if (skel)
+		sleep_elsewhere__destroy(skel);
+	watch_end(&w);
+	free(c);
 	gate_fini(&gate);
 }

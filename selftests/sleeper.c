@@ -14,14 +14,15 @@
 
 /* A page whose first touch blocks until the test releases it. */
 
-int gate_init(struct uffd_gate *g)
+int gate_init_pages(struct uffd_gate *g, int pages)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = {};
 
 	g->page_size = sysconf(_SC_PAGESIZE);
+	g->pages = pages;
 	g->uffd = -1;
-	g->page = mmap(NULL, g->page_size, PROT_READ | PROT_WRITE,
+	g->page = mmap(NULL, pages * g->page_size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(g->page != MAP_FAILED, "mmap: %s", strerror(errno))) {
 		g->page = NULL;
@@ -31,12 +32,17 @@ int gate_init(struct uffd_gate *g)
 	if (!CHECK(g->uffd >= 0, "userfaultfd: %s", strerror(errno)))
 		return 0;
 	reg.range.start = (unsigned long)g->page;
-	reg.range.len = g->page_size;
+	reg.range.len = pages * g->page_size;
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
 	return CHECK(!ioctl(g->uffd, UFFDIO_API, &api), "UFFDIO_API: %s",
 		     strerror(errno)) &&
 	       CHECK(!ioctl(g->uffd, UFFDIO_REGISTER, &reg),
 		     "UFFDIO_REGISTER: %s", strerror(errno));
+}
+
+int gate_init(struct uffd_gate *g)
+{
+	return gate_init_pages(g, 1);
 }
 
 /* 1 once a thread is blocked on the gate, 0 after timeout_ms. */
@@ -52,25 +58,36 @@ int gate_wait_sleeper(struct uffd_gate *g, int timeout_ms)
 	return msg.event == UFFD_EVENT_PAGEFAULT;
 }
 
-/* The page appears, value in its first bytes: the sleeper goes on. */
-int gate_release(struct uffd_gate *g, __u64 value)
+/*
+ * Page index appears, value in its first bytes, and whoever faulted on it
+ * goes on: 0 or -errno (-EEXIST if it was there already).
+ */
+int gate_fill(struct uffd_gate *g, int index, __u64 value)
 {
 	struct uffdio_copy copy = {};
 	char *src;
-	int ok;
+	int err = 0;
 
 	src = aligned_alloc(g->page_size, g->page_size);
-	if (!CHECK(src, "aligned_alloc"))
-		return 0;
+	if (!src)
+		return -ENOMEM;
 	memset(src, 0, g->page_size);
 	memcpy(src, &value, sizeof(value));
-	copy.dst = (unsigned long)g->page;
+	copy.dst = (unsigned long)g->page + index * g->page_size;
 	copy.src = (unsigned long)src;
 	copy.len = g->page_size;
-	ok = CHECK(!ioctl(g->uffd, UFFDIO_COPY, &copy), "UFFDIO_COPY: %s",
-		   strerror(errno));
+	if (ioctl(g->uffd, UFFDIO_COPY, &copy))
+		err = -errno;
 	free(src);
-	return ok;
+	return err;
+}
+
+/* The page appears, value in its first bytes: the sleeper goes on. */
+int gate_release(struct uffd_gate *g, __u64 value)
+{
+	int err = gate_fill(g, 0, value);
+
+	return CHECK(!err, "UFFDIO_COPY: %s", strerror(-err));
 }
 
 void gate_fini(struct uffd_gate *g)
@@ -78,10 +95,13 @@ void gate_fini(struct uffd_gate *g)
 	if (g->uffd >= 0)
 		close(g->uffd);
 	if (g->page)
-		munmap(g->page, g->page_size);
+		munmap(g->page, g->pages * g->page_size);
 }
 
-/* A thread that makes one setdomainname() call when told to. */
+/*
+ * A thread that makes one call when told to: setdomainname(name), or
+ * s->call(s), which returns a syscall's result and leaves errno set.
+ */
 
 struct sleeper *signalled_sleeper;
 
@@ -106,7 +126,10 @@ static void *sleeper_fn(void *arg)
 	s->tid = syscall(__NR_gettid);
 	while (!s->go)
 		sleep_ms(1);
-	s->ret = syscall(__NR_setdomainname, s->name, strlen(s->name));
+	if (s->call)
+		s->ret = s->call(s);
+	else
+		s->ret = syscall(__NR_setdomainname, s->name, strlen(s->name));
 	s->err = s->ret < 0 ? errno : 0;
 	s->cpu_after_call = sched_getcpu();
 	s->done = 1;
@@ -117,13 +140,15 @@ static void *sleeper_fn(void *arg)
  * Start the thread (pinned to cpu unless it is -1) and wait for its tid;
  * the call starts at go.
  */
-int sleeper_start_on(struct sleeper *s, const char *name, int cpu)
+int sleeper_start_call(struct sleeper *s, const char *name, int cpu,
+		       long (*call)(struct sleeper *s))
 {
 	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	s->cpu = cpu;
+	s->call = call;
 	err = pthread_create(&s->thread, NULL, sleeper_fn, s);
 	if (!CHECK(!err, "pthread_create: %s", strerror(err)))
 		return 0;
@@ -132,6 +157,11 @@ int sleeper_start_on(struct sleeper *s, const char *name, int cpu)
 		sleep_ms(1);
 	return CHECK(!s->pin_err, "pinning the sleeper to CPU %d: %s", cpu,
 		     strerror(s->pin_err));
+}
+
+int sleeper_start_on(struct sleeper *s, const char *name, int cpu)
+{
+	return sleeper_start_call(s, name, cpu, NULL);
 }
 
 int sleeper_start(struct sleeper *s, const char *name)

@@ -17,12 +17,15 @@
 
 struct uffd_gate {
 	int uffd;
-	char *page;
+	char *page;		/* the first of pages */
 	long page_size;
+	int pages;
 };
 
 int gate_init(struct uffd_gate *g);
+int gate_init_pages(struct uffd_gate *g, int pages);
 int gate_wait_sleeper(struct uffd_gate *g, int timeout_ms);
+int gate_fill(struct uffd_gate *g, int index, __u64 value);
 int gate_release(struct uffd_gate *g, __u64 value);
 void gate_fini(struct uffd_gate *g);
 
@@ -39,12 +42,16 @@ struct sleeper {
 	int cpu;		/* pinned there before the call, or -1 */
 	int pin_err;		/* from pthread_setaffinity_np() */
 	int cpu_after_call;	/* sched_getcpu() once the call returned */
+	/* The call it makes instead of setdomainname(name), if set. */
+	long (*call)(struct sleeper *s);
 };
 
 extern struct sleeper *signalled_sleeper;
 void sleeper_signal(int sig);
 int sleeper_start(struct sleeper *s, const char *name);
 int sleeper_start_on(struct sleeper *s, const char *name, int cpu);
+int sleeper_start_call(struct sleeper *s, const char *name, int cpu,
+		       long (*call)(struct sleeper *s));
 int sleeper_wait(struct sleeper *s, long ms);
 void sleeper_join(struct sleeper *s);
 int sleeper_sleeps(struct sleeper *s, struct uffd_gate *g, int *tid_var);

@@ -424,6 +424,27 @@ double mono_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The test module (selftests/module) loaded, if it was not: 1 if it is. */
+int load_test_module(void)
+{
+	int fd, err;
+
+	fd = open("/" TEST_MODULE ".ko", O_RDONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "/%s.ko: %s", TEST_MODULE, strerror(errno)))
+		return 0;
+	err = syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	return CHECK(!err || errno == EEXIST, "finit_module: %s",
+		     strerror(errno));
+}
+
+/* delete_module() without waiting: 0, or -errno (-EWOULDBLOCK if in use). */
+int unload_test_module(void)
+{
+	return syscall(__NR_delete_module, TEST_MODULE, O_NONBLOCK) ? -errno
+								     : 0;
+}
+
 /* bpf_trampoline_* images listed in /proc/kallsyms, or -errno. */
 int count_trampoline_images(void)
 {
@@ -497,10 +518,14 @@ static const struct test_case cases[] = {
 	{ "fmod_ret_s_sleeping_detached", test_fmod_ret_s_sleeping_detached },
 	{ "signal_while_sleeping", test_signal_while_sleeping },
 	{ "sigkill_while_sleeping", test_sigkill_while_sleeping },
+	{ "module_caller_sleeping", test_module_caller_sleeping },
+	{ "lsm_s_exec_sleeping", test_lsm_s_exec_sleeping },
 	{ "recursion_while_sleeping", test_recursion_while_sleeping },
 	{ "migration_while_sleeping", test_migration_while_sleeping },
 	{ "cookie_across_sleep", test_cookie_across_sleep },
 	{ "limit_38_programs", test_limit_38_programs },
+	{ "attach_detach_stress", test_attach_detach_stress },
+	{ "alloc_failure_attach_detach", test_alloc_failure_attach_detach },
 };
 
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))

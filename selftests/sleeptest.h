@@ -63,6 +63,10 @@ void diag(const char *fmt, ...);
 
 struct attach;
 
+/* selftests/module: sleeptest_mod_target(N) runs on a write of N bytes. */
+#define TEST_MODULE "sleeptest_mod"
+#define TEST_MODULE_TRIGGER "/sys/kernel/debug/sleeptest_mod/trigger"
+
 /* Helpers in sleeptest.c. */
 char *sys_fn(const char *name);
 int attach_prog(struct bpf_program *prog, struct bpf_link **link);
@@ -78,6 +82,8 @@ int set_filter_file(const char *path, const char *fn);
 int set_ftrace_filter(const char *fn);
 double mono_seconds(void);
 int count_trampoline_images(void);
+int load_test_module(void);
+int unload_test_module(void);
 
 /* In refusals.c, also used by seeds.c. */
 void load_one_reject(const char *name, const char *target,
@@ -132,11 +138,17 @@ void test_fexit_s_sleeping_detached(void);
 void test_fmod_ret_s_sleeping_detached(void);
 void test_signal_while_sleeping(void);
 void test_sigkill_while_sleeping(void);
+void test_module_caller_sleeping(void);
+void test_lsm_s_exec_sleeping(void);
 
 /* concurrency.c */
 void test_recursion_while_sleeping(void);
 void test_migration_while_sleeping(void);
 void test_cookie_across_sleep(void);
 void test_limit_38_programs(void);
+void test_attach_detach_stress(void);
+
+/* oom.c */
+void test_alloc_failure_attach_detach(void);
 
 #endif /* SLEEPTEST_H */
