@@ -35,8 +35,8 @@ CHURN_ROUNDS_arm64 ?= 50
 CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
 # attach_detach_stress: rounds of attach and detach per thread.
-STRESS_ROUNDS_x86_64 ?= 500
-STRESS_ROUNDS_arm64 ?= 500
+STRESS_ROUNDS_x86_64 ?= 300
+STRESS_ROUNDS_arm64 ?= 50
 STRESS_ROUNDS ?= $(STRESS_ROUNDS_$(ARCH))
 BENCH_TIMEOUT ?= 900
 PY := python3

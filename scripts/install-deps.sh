@@ -11,7 +11,7 @@ host_pkgs=(linux-source-6.1 build-essential bc flex bison libssl-dev
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static clang llvm bpftool
 	libbpf-dev zlib1g-dev libzstd-dev busybox-static binutils
-	linux-config-6.1 lld xz-utils)
+	linux-config-6.1 lld xz-utils patch)
 arm64_pkgs=(libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 	libzstd-dev:arm64 libc6-dev:arm64)
 

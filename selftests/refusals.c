@@ -14,6 +14,10 @@
 #define ONLY_SOME_SLEEP "Only fentry/fexit/fmod_ret, lsm, and kprobe/uprobe " \
 	"programs can be sleepable"
 
+/* One instruction, for the programs these tests load by hand. */
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c),		\
+	.dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
 /* 1 if want is a whole line of the verifier's log. */
 static int log_has_line(const char *log, const char *want)
 {
@@ -187,6 +191,42 @@ void test_reject_fentry_s_on_bpf_prog(void)
 	rejects__destroy(t);
 }
 
+/*
+ * A sleepable struct_ops program, loaded by hand: libbpf loads one only
+ * with its struct_ops map.  It is "r0 = 0; exit" for the first member of
+ * bpf_dummy_ops; the flag is refused before the member is looked at.
+ */
+static void reject_sleepable_struct_ops(void)
+{
+	static char vlog[4096];
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE,
+		    .log_buf = vlog, .log_size = sizeof(vlog), .log_level = 1);
+	struct bpf_insn insns[2] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id, fd;
+
+	if (!CHECK(vmlinux, "vmlinux BTF: %s", strerror(errno)))
+		return;
+	id = btf__find_by_name_kind(vmlinux, "bpf_dummy_ops", BTF_KIND_STRUCT);
+	btf__free(vmlinux);
+	if (!CHECK(id > 0, "struct bpf_dummy_ops in vmlinux BTF: %d", id))
+		return;
+	opts.attach_btf_id = id;
+	vlog[0] = 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, "sleepy_ops", "GPL",
+			   insns, 2, &opts);
+	if (!CHECK(fd < 0 && errno == EINVAL &&
+		   log_has_line(vlog, ONLY_SOME_SLEEP),
+		   "sleepable struct_ops: fd %d errno %d, want -EINVAL and "
+		   "\"%s\"", fd, fd < 0 ? errno : 0, ONLY_SOME_SLEEP))
+		show_log_tail(vlog);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The sleepable flag on program types that cannot sleep. */
 void test_reject_sleepable_other_types(void)
 {
@@ -203,6 +243,7 @@ void test_reject_sleepable_other_types(void)
 				   BPF_F_SLEEPABLE, ONLY_SOME_SLEEP);
 		rejects__destroy(t);
 	}
+	reject_sleepable_struct_ops();
 }
 
 void test_reject_spin_lock_sleepable(void)
@@ -229,8 +270,6 @@ void test_reject_sleeping_helpers_nonsleepable(void)
  * 6.1 refuses every type but the ones in check_map_prog_compatibility()'s
  * list; those load, are attached and run (run_cnt, with BPF stats on).
  */
-#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c),		\
-	.dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
 struct map_kind {
 	const char *name;
@@ -275,6 +314,9 @@ static const struct map_kind map_kinds[] = {
 	REFUSED(STACK, 0, 8, 4, 0),
 	REFUSED(DEVMAP_HASH, 4, 4, 4, 0),
 	REFUSED(BLOOM_FILTER, 0, 8, 4, 0),
+	REFUSED(XSKMAP, 4, 4, 4, 0),
+	/* value size and type from vmlinux BTF, map_kind_create() */
+	REFUSED(STRUCT_OPS, 4, 0, 1, 0),
 };
 
 /* An "int" in a BTF object of its own, for the local-storage maps. */
@@ -297,11 +339,36 @@ static int int_btf(__u32 *int_id)
 	return err;
 }
 
+/*
+ * A struct_ops map needs a struct_ops type the kernel registered: its
+ * value is "struct bpf_struct_ops_<type>" in vmlinux BTF.  bpf_dummy_ops
+ * is there whenever CONFIG_NET and the JIT are.
+ */
+static int struct_ops_value_type(__u32 *type_id, __u32 *size)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	int id;
+
+	if (!vmlinux)
+		return -errno;
+	id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_bpf_dummy_ops",
+				    BTF_KIND_STRUCT);
+	if (id > 0) {
+		t = btf__type_by_id(vmlinux, id);
+		*type_id = id;
+		*size = t->size;
+	}
+	btf__free(vmlinux);
+	return id > 0 ? 0 : -ENOENT;
+}
+
 /* A map of the kind, or -errno. */
 static int map_kind_create(const struct map_kind *k, int btf_fd, __u32 int_id)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = k->flags);
-	int inner = -1, fd;
+	__u32 value_size = k->value;
+	int inner = -1, fd, err;
 
 	if (k->btf) {
 		opts.btf_fd = btf_fd;
@@ -315,7 +382,13 @@ static int map_kind_create(const struct map_kind *k, int btf_fd, __u32 int_id)
 			return -errno;
 		opts.inner_map_fd = inner;
 	}
-	fd = bpf_map_create(k->type, NULL, k->key, k->value, k->max, &opts);
+	if (k->type == BPF_MAP_TYPE_STRUCT_OPS) {
+		err = struct_ops_value_type(&opts.btf_vmlinux_value_type_id,
+					    &value_size);
+		if (err)
+			return err;
+	}
+	fd = bpf_map_create(k->type, NULL, k->key, value_size, k->max, &opts);
 	if (fd < 0)
 		fd = -errno;
 	if (inner >= 0)
