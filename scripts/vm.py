@@ -517,7 +517,7 @@ def cmd_test(a):
             results.append(kaslr_check(a, meta["text"], kaslr))
         if a.variant == "bti":
             results.append(bti_check(a, meta["text"]))
-            per_boot.append((name, kaslr, meta["paths"]))
+        per_boot.append((name, kaslr, meta["paths"]))
         if k == len(todo) - 1 and len(per_boot) > 1 and \
                 a.suite == "sleeptest" and not a.filter:
             results.append(call_paths_check(per_boot))

@@ -574,18 +574,20 @@ void test_attach_detach_stress(void)
 	t = mono_seconds() - t0;
 	/* The sleepable programs keep sleeping after the churn. */
 	sleeps = skel->bss->sleeps;
-	t = mono_seconds();
-	while (skel->bss->sleeps == sleeps && mono_seconds() - t < 10)
+	t0 = mono_seconds();
+	while (skel->bss->sleeps == sleeps && mono_seconds() - t0 < 10)
 		sleep_ms(10);
 	CHECK(skel->bss->sleeps != sleeps, "the fentry.s programs stopped "
 	      "sleeping");
 out:
 	if (workers) {
 		churn_workers_stop(&cws, cpu, &mismatches);
-		diag("stress: %ld+%ld attach/detach rounds in %.1f s, worker "
-		     "rounds %ld (CPU 0 %ld, CPU 1 %ld), wrong results %ld",
-		     sc[0].done, sc[1].done, t, cpu[0] + cpu[1], cpu[0],
-		     cpu[1], mismatches);
+		diag("stress: %ld+%ld attach/detach rounds in %.1f s (%.2f s "
+		     "a round), worker rounds %ld (CPU 0 %ld, CPU 1 %ld), "
+		     "wrong results %ld", sc[0].done, sc[1].done, t,
+		     sc[0].done + sc[1].done ?
+		     t / (sc[0].done + sc[1].done) : 0, cpu[0] + cpu[1],
+		     cpu[0], cpu[1], mismatches);
 		diag("stress: churned programs ran %ld times; fentry.s %llu + "
 		     "%llu calls, %llu sleeps (%ld served), %ld failed copies",
 		     skel->bss->churned_runs,

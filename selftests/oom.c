@@ -207,7 +207,8 @@ void test_alloc_failure_attach_detach(void)
 	struct uffd_gate gate = { .uffd = -1 };
 	struct lifetime *skel = NULL;
 	struct sleeper s = {};
-	int nth_fd = -1, images0, images, progs;
+	int nth_fd = -1, images0, images, progs, pinned = 0;
+	cpu_set_t cpus, cpus0;
 	__u32 max_id0 = 0;
 	double t;
 
@@ -232,9 +233,22 @@ void test_alloc_failure_attach_detach(void)
 				   &skel->links.count_fexit), "attach fexit"))
 		goto out;
 	report_call_path(sys_fn("setdomainname"));
-	if (!sleeper_start(&s, "oom-sleeper") ||
-	    !sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid))
+	/*
+	 * The sleeper holds its fentry.s active on its CPU: a call there
+	 * would skip the program (recursion_while_sleeping), so the test's
+	 * own calls run on the other CPU.
+	 */
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	if (!sleeper_start_on(&s, "oom-sleeper", 0) ||
+	    !sleeper_sleeps(&s, &gate, &skel->bss->sleeper_tid) ||
+	    !CHECK(!s.pin_err, "pinning the sleeper: %s",
+		   strerror(s.pin_err)) ||
+	    !CHECK(!sched_getaffinity(0, sizeof(cpus0), &cpus0) &&
+		   !sched_setaffinity(0, sizeof(cpus), &cpus),
+		   "pinning the test to CPU 1: %s", strerror(errno)))
 		goto out_release;
+	pinned = 1;
 
 	oom_attach_attempts(skel, nth_fd, &at);
 	oom_detach_attempts(skel, nth_fd, &de);
@@ -253,6 +267,8 @@ void test_alloc_failure_attach_detach(void)
 	CHECK(!s.done, "the sleeper woke early");
 
 out_release:
+	if (pinned)
+		sched_setaffinity(0, sizeof(cpus0), &cpus0);
 	sleeper_wake(&s, &gate);
 	CHECK(s.ret == 0, "the sleeper's setdomainname returned %ld (%s)",
 	      s.ret, strerror(s.err));
