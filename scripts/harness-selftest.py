@@ -8,7 +8,8 @@ import argparse
 import os
 import sys
 
-from vm import RESULTS, judge_console  # scripts/vm.py, next to this
+import vm  # scripts/vm.py, next to this
+from vm import RESULTS, judge_console
 
 CASES = ["first", "second", "third"]
 HEAD = "sleeptest: running /sleeptest  on 6.1.192 aarch64 cpus=2\n"
@@ -115,9 +116,40 @@ def check_report(kind, line):
             "the run fails on a kernel log with: %s" % kind)
 
 
+def two_boots(paths):
+    """vm.cmd_test on arm64 patched (two boots) with canned boots whose
+    call paths are given per boot; the results it would write, per boot."""
+    written, saved = [], (vm.boot_results, vm.kaslr_check, vm.write_ktap,
+                          vm.log)
+    per_boot = iter(paths)
+    vm.boot_results = lambda a, stage, name, extra: (
+        [("first", "pass", None, [])],
+        {"text": "", "paths": [("fn", p) for p in next(per_boot)]})
+    vm.kaslr_check = lambda a, text, want: ("kaslr_" + want, "pass", None,
+                                            [])
+    vm.write_ktap = lambda a, name, results, meta: written.append(
+        {r[0]: r[1] for r in results}) or "x"
+    vm.log = lambda stage, msg: None
+    try:
+        vm.cmd_test(argparse.Namespace(arch="arm64", variant="patched",
+                                       suite="sleeptest", filter=""))
+    finally:
+        vm.boot_results, vm.kaslr_check, vm.write_ktap, vm.log = saved
+    return written
+
+
+def check_call_paths():
+    good = two_boots([["out-of-range"], ["direct"]])
+    bad = two_boots([["direct"], ["direct"]])
+    return (len(good) == 2 and
+            good[1].get("call_paths_exercised") == "pass" and
+            bad[1].get("call_paths_exercised") == "fail",
+            "the arm64 patched run checks that both call paths were taken")
+
+
 def main():
     checks = [check_clean_run, check_hung_case, check_known_log,
-              check_known_log_and_other] + [
+              check_known_log_and_other, check_call_paths] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
