@@ -277,6 +277,7 @@ struct map_kind {
 	__u32 key, value, max, flags;
 	int btf;		/* needs BTF for key and value (int, int) */
 	int accepted;		/* 6.1 lets a sleepable program use it */
+	const char *refusal;	/* 6.1's line, when not the sleepable one */
 };
 
 #define REFUSED(t, k, v, m, f)	{ #t, BPF_MAP_TYPE_##t, k, v, m, f, 0, 0 }
@@ -315,8 +316,13 @@ static const struct map_kind map_kinds[] = {
 	REFUSED(DEVMAP_HASH, 4, 4, 4, 0),
 	REFUSED(BLOOM_FILTER, 0, 8, 4, 0),
 	REFUSED(XSKMAP, 4, 4, 4, 0),
-	/* value size and type from vmlinux BTF, map_kind_create() */
-	REFUSED(STRUCT_OPS, 4, 0, 1, 0),
+	/*
+	 * Value size and type from vmlinux BTF (map_kind_create()).  6.1
+	 * refuses a struct_ops map in any program, before it looks at
+	 * sleepability.
+	 */
+	{ "STRUCT_OPS", BPF_MAP_TYPE_STRUCT_OPS, 4, 0, 1, 0, 0, 0,
+	  "bpf_struct_ops map cannot be used in prog" },
 };
 
 /* An "int" in a BTF object of its own, for the local-storage maps. */
@@ -387,6 +393,8 @@ static int map_kind_create(const struct map_kind *k, int btf_fd, __u32 int_id)
 					    &value_size);
 		if (err)
 			return err;
+		/* 6.1 wants a BTF object with it, even an unrelated one. */
+		opts.btf_fd = btf_fd;
 	}
 	fd = bpf_map_create(k->type, NULL, k->key, value_size, k->max, &opts);
 	if (fd < 0)
@@ -434,6 +442,7 @@ void test_sleepable_map_types(void)
 			.log_level = 1);
 		struct bpf_insn insns[4];
 		int map_fd, prog_fd, link_fd, err;
+		const char *want;
 
 		map_fd = map_kind_create(k, btf_fd, int_id);
 		if (!CHECK(map_fd >= 0, "%s: map create: %s", k->name,
@@ -449,10 +458,11 @@ void test_sleepable_map_types(void)
 					"GPL", insns, 4, &opts);
 		err = prog_fd < 0 ? -errno : 0;
 		if (!k->accepted) {
-			if (CHECK(err == -EINVAL && log_has_line(vlog,
-			      "Sleepable programs can only use array, hash, and ringbuf maps"),
-				  "%s: loaded (%d), want -EINVAL and 6.1's "
-				  "line", k->name, err))
+			want = k->refusal ? k->refusal : "Sleepable programs "
+				"can only use array, hash, and ringbuf maps";
+			if (CHECK(err == -EINVAL && log_has_line(vlog, want),
+				  "%s: %d, want -EINVAL and \"%s\"", k->name,
+				  err, want))
 				refused++;
 			else
 				show_log_tail(vlog);
