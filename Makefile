@@ -57,8 +57,8 @@ help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
 	@echo "make test                      CI: stock+patched x $(ARCHS), final line 'N passed, M failed, K skipped'"
 	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
-	@echo "make bench ARCH=a [VARIANT=...] [ITERS=n]              getpgid trigger benchmark under -icount;"
-	@echo "                               without VARIANT: stock and patched side by side"
+	@echo "make bench [ARCH=a] [ITERS=n] [RUNS=n]  stock 6.1, patched 6.1, upstream 6.12 on production configs,"
+	@echo "                               side by side under -icount (every arch without ARCH)"
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
@@ -71,14 +71,17 @@ help:
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
 	@echo "make clean | distclean         remove results and objects | everything under build/"
-	@echo "Results: build/results/<variant>-<arch>.ktap, kselftest-<variant>-<arch>.ktap, bench-<variant>-<arch>.txt"
+	@echo "Results: build/results/<variant>-<arch>.ktap, kselftest-<variant>-<arch>.ktap, bench-<arch>.{txt,svg}"
 
 check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan|bti) ;; *) \
-		echo "VARIANT=$(VARIANT): use stock, patched, kasan or bti" >&2; exit 2;; esac
+	@case "$(VARIANT)" in stock|patched|kasan|bti|bench-stock|bench-patched) ;; \
+	bench-upstream) scripts/install-deps.sh upstream && \
+		flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream;; \
+	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti," \
+		"bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
 deps:
@@ -133,18 +136,32 @@ distro-check: source
 bti: source
 	@$(MAKE) -s vmtest VARIANT=bti ARCH=arm64 T="$(T)"
 
-# Without VARIANT=..., both kernels side by side and their ratio.
-bench: check-arch
-ifeq ($(origin VARIANT),command line)
-	@$(MAKE) -s kernel user VARIANT=$(VARIANT) ARCH=$(ARCH)
-	@scripts/run-vm.sh bench $(VARIANT) $(ARCH) $(ITERS) $(BENCH_TIMEOUT)
-else
-	@for v in stock patched; do \
-		$(MAKE) -s kernel user VARIANT=$$v ARCH=$(ARCH) && \
-		scripts/run-vm.sh bench $$v $(ARCH) $(ITERS) $(BENCH_TIMEOUT) \
-			|| exit 1; done
-	@$(PY) scripts/bench_compare.py $(ARCH)
-endif
+# make bench: stock 6.1, patched 6.1 and upstream 6.12 (Debian's
+# linux-source-6.12), each built with the production configuration
+# (kconfig/bench.config: no debug options, -O2, voluntary preemption; on
+# arm64 the KASLR layout), side by side under -icount, with one guest (the
+# bench-patched one) for all three.  Without ARCH on the command line,
+# every architecture.  Results: build/results/bench-<arch>.{txt,svg}.
+BENCH_ARCHS := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),$(ARCHS))
+BENCH_KERNELS := stock patched upstream
+RUNS ?= 5
+bench: source
+	@scripts/install-deps.sh upstream
+	@flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream
+	@rc=0; t0=$$(date +%s); for a in $(BENCH_ARCHS); do \
+		for k in $(BENCH_KERNELS); do \
+			echo "[bench $$a $$(( $$(date +%s) - t0 ))s] kernel $$k"; \
+			scripts/kbuild.sh bench-$$k $$a || exit 1; \
+		done; \
+		scripts/build-guest.sh bench-patched $$a || exit 1; \
+		for k in $(BENCH_KERNELS); do \
+			echo "[bench $$a $$(( $$(date +%s) - t0 ))s] runs on $$k"; \
+			GUEST_VARIANT=bench-patched RUNS=$(RUNS) \
+			scripts/run-vm.sh bench bench-$$k $$a $(ITERS) \
+				$(BENCH_TIMEOUT) || rc=1; \
+		done; \
+		$(PY) scripts/bench_compare.py $$a || rc=1; \
+	done; echo "[bench $$(( $$(date +%s) - t0 ))s] done"; exit $$rc
 
 # Everything the QEMU runs of one kernel need: the kernel, our suite's
 # guest and the kernel selftests' guest.

@@ -27,10 +27,21 @@ x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 esac
 mv "$out/cases.txt.tmp" "$out/cases.txt"
+extra=("$mod/sleeptest_mod.ko")
+# The bench kernels' guest also gets the kernel tree's own benchmark
+# runner (trig-*), which sleeptest --bench runs after its own loops.
+case $variant in
+bench-*)
+	make -s -C "$root/selftests/kselftest" KSRC="$build/stock/linux" \
+		OUT="$out/kbench" VMLINUX="$obj/vmlinux" TARGET_ARCH="$arch" \
+		bench > "$out/kbench.log" 2>&1 ||
+		{ tail -40 "$out/kbench.log"; exit 1; }
+	extra+=("$out/kbench/bench") ;;
+esac
 if [ ! -f "$out/initramfs.cpio.gz" ] ||
-	[ -n "$(find "$out/sleeptest" "$mod/sleeptest_mod.ko" "$root/scripts/guest-init.sh" \
+	[ -n "$(find "$out/sleeptest" "${extra[@]}" "$root/scripts/guest-init.sh" \
 		"$root/scripts/mkinitramfs.sh" -newer "$out/initramfs.cpio.gz")" ]; then
 	"$root/scripts/mkinitramfs.sh" "$arch" "$out/sleeptest" \
-		"$out/initramfs.cpio.gz" "$mod/sleeptest_mod.ko"
+		"$out/initramfs.cpio.gz" "${extra[@]}"
 fi
 echo "[guest $variant-$arch $(( $(date +%s) - t0 ))s] $out/initramfs.cpio.gz ($(wc -l < "$out/cases.txt") cases)"

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the build and the tests need, from Debian's archive only.
 # Safe to re-run: it installs only what is missing.
+# "install-deps.sh upstream" adds what make bench needs on top: Debian's
+# linux-source-6.12, the upstream kernel the benchmarks compare against.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -15,6 +17,7 @@ host_pkgs=(linux-source-6.1 build-essential bc flex bison libssl-dev
 arm64_pkgs=(libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 	libzstd-dev:arm64 libc6-dev:arm64)
 
+[ "${1:-}" = upstream ] && host_pkgs+=(linux-source-6.12)
 missing=()
 for p in "${host_pkgs[@]}" "${arm64_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

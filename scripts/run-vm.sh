@@ -3,6 +3,8 @@
 # Usage: run-vm.sh test VARIANT ARCH FILTER TIMEOUT
 #        run-vm.sh kselftest VARIANT ARCH FILTER TIMEOUT
 #        run-vm.sh bench VARIANT ARCH ITERS TIMEOUT
+# bench: RUNS runs per figure (default 5); GUEST_VARIANT names the kernel
+# whose guest to boot (make bench runs one guest on all three kernels).
 set -euo pipefail
 mode=$1 variant=$2 arch=$3 arg=$4 timeout=$5
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,10 +18,11 @@ bench)		guest=user ;;
 esac
 common=(--arch "$arch" --variant "$variant"
 	--kernel "$build/$variant/obj-$arch/$KIMAGE"
-	--initrd "$build/$variant/$guest-$arch/initramfs.cpio.gz"
+	--initrd "$build/${GUEST_VARIANT:-$variant}/$guest-$arch/initramfs.cpio.gz"
 	--timeout "$timeout")
 if [ "$mode" = bench ]; then
-	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg"
+	exec python3 "$root/scripts/vm.py" bench "${common[@]}" --iters "$arg" \
+		--runs "${RUNS:-5}"
 fi
 exec python3 "$root/scripts/vm.py" test --suite "$suite" "${common[@]}" \
 	--filter "$arg" --churn-rounds "${CHURN_ROUNDS:-0}" \

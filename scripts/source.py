@@ -9,7 +9,10 @@ tip of our series, one commit per patch, built with git plumbing on a
 temporary index.  Moving the worktree from one tip to the next only rewrites
 the files that differ, so kbuild rebuilds only what a change touched.
 
-Usage: source.py prepare | series-tip | export OUTDIR | commits
+The upstream tree (build/upstream/linux, make bench only) is Debian's
+linux-source-6.12, extracted as it is.
+
+Usage: source.py prepare | upstream | series-tip | export OUTDIR | commits
 """
 import os
 import re
@@ -23,6 +26,8 @@ BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 TARBALL = "/usr/src/linux-source-6.1.tar.xz"
 STOCK = os.path.join(BUILD, "stock", "linux")
 PATCHED = os.path.join(BUILD, "patched", "linux")
+UPSTREAM_PKG = "linux-source-6.12"
+UPSTREAM = os.path.join(BUILD, "upstream", "linux")
 SERIES = os.path.join(ROOT, "series")
 AUTHOR = ("Sleepable Trampolines Project", "sleep-tramp@example.org")
 # Fixed dates keep commit ids, and so the exported series, reproducible.
@@ -55,12 +60,12 @@ def git(args, cwd=STOCK, env=None, inp=None, check=True):
     return p
 
 
-def pkg_version():
-    p = subprocess.run(["dpkg-query", "-W", "-f=${Version}",
-                        "linux-source-6.1"], capture_output=True, text=True)
-    if p.returncode or not os.path.exists(TARBALL):
-        die("%s missing: install Debian's linux-source-6.1 "
-            "(make deps does it)" % TARBALL)
+def pkg_version(pkg="linux-source-6.1", tarball=TARBALL):
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Version}", pkg],
+                       capture_output=True, text=True)
+    if p.returncode or not os.path.exists(tarball):
+        die("%s missing: install Debian's %s (make deps does it)"
+            % (tarball, pkg))
     return p.stdout.strip()
 
 
@@ -102,6 +107,27 @@ def extract():
         f.write("linux %s, Debian linux-source-6.1 %s\n" % (kv, pv))
     with open(stamp, "w") as f:
         f.write(pv + "\n")
+
+
+def extract_upstream():
+    """Extract linux-source-6.12 as it is (once per package version)."""
+    tarball = "/usr/src/%s.tar.xz" % UPSTREAM_PKG
+    pv = pkg_version(UPSTREAM_PKG, tarball)
+    top = os.path.dirname(UPSTREAM)
+    stamp = os.path.join(top, ".source-version")
+    if os.path.exists(stamp) and open(stamp).read().strip() == pv:
+        return
+    log("extracting %s (%s %s)" % (tarball, UPSTREAM_PKG, pv))
+    shutil.rmtree(UPSTREAM, ignore_errors=True)
+    os.makedirs(UPSTREAM)
+    subprocess.run(["tar", "-xf", tarball, "-C", UPSTREAM,
+                    "--strip-components=1"], check=True)
+    with open(os.path.join(top, "source-version.txt"), "w") as f:
+        f.write("linux %s, Debian %s %s\n"
+                % (kernel_version(UPSTREAM), UPSTREAM_PKG, pv))
+    with open(stamp, "w") as f:
+        f.write(pv + "\n")
+    log("upstream tree ready: %s" % UPSTREAM)
 
 
 def parse_series():
@@ -247,6 +273,8 @@ def main():
     cmd = sys.argv[1]
     if cmd == "prepare":
         prepare()
+    elif cmd == "upstream":
+        extract_upstream()
     elif cmd == "series-tip":
         extract()
         print(build_series())

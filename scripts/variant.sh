@@ -8,13 +8,19 @@
 #              and out-of-tree modules
 # kasan and bti build the patched source with more on top (make kasan,
 # make bti); bti is built with clang, which 6.1 needs for in-kernel BTI.
+# bench-stock, bench-patched and bench-upstream (6.12) are the production
+# configurations of make bench.
 # Fragments that do not exist for an architecture are skipped.
 case $1 in
 stock|patched)
 	FRAGS=("$ARCHNAME-layout") SRCVARIANT=$1 ;;
 kasan)	FRAGS=("$ARCHNAME-layout" kasan) SRCVARIANT=patched ;;
 bti)	FRAGS=("$ARCHNAME-layout" bti) SRCVARIANT=patched ;;
-*)	echo "unknown variant '$1' (stock, patched, kasan, bti)" >&2
+bench-stock|bench-patched|bench-upstream)
+	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
+	SRCVARIANT=${1#bench-} ;;
+*)	echo "unknown variant '$1' (stock, patched, kasan, bti," \
+		"bench-stock, bench-patched, bench-upstream)" >&2
 	exit 2 ;;
 esac
 if [ "$1" = bti ]; then

@@ -63,6 +63,11 @@ BOOTS = {
     ("arm64", "stock"): [("", "", "kaslr")],
     ("arm64", "kasan"): [("", "", "kaslr")],
     ("arm64", "bti"): [("", "", "kaslr")],
+    ("arm64", "bench-stock"): [("", "", "kaslr")],
+    ("arm64", "bench-patched"): [("", "", "kaslr"),
+                                 ("-nokaslr", "nokaslr", "nokaslr")],
+    ("arm64", "bench-upstream"): [("", "", "kaslr"),
+                                  ("-nokaslr", "nokaslr", "nokaslr")],
 }
 DEFAULT_BOOTS = [("", "", None)]
 
@@ -539,79 +544,163 @@ def cmd_test(a):
     return 1 if nfail_all else 0
 
 
+BENCH_MODES = ("base", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret",
+               "fmod_ret.s", "kprobe")
+BENCH_ATTACH = ("fentry", "fentry.s", "38xfentry")
+BENCH_TRIG = ("trig-base", "trig-fentry", "trig-fentry-sleep", "trig-fmodret",
+              "trig-kprobe")
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def parse_bench(out):
+    """The guest's bench lines (selftests/bench.c) as per-call and attach
+    figures: for each mode its runs' guest ns per call; for each attach
+    kind its runs' attach and detach guest ns (per program)."""
+    per_call, attach, errors = {}, {}, {}
+    for m in re.finditer(r"^bench: (mode|attach|trig)=(\S+) (.*)$", out,
+                         re.M):
+        kind, name, rest = m.groups()
+        err = re.match(r"error=(.*)$", rest)
+        if err:
+            errors[name] = err.group(1)
+            continue
+        kv = dict(x.split("=", 1) for x in rest.split() if "=" in x)
+        if kind == "trig":
+            # The kernel runner's calls per guest second, as ns per call.
+            r = per_call.setdefault(name, {"ns": [], "short": 0})
+            r["ns"].append(1000.0 / float(kv["mhits"]))
+        elif kind == "mode":
+            r = per_call.setdefault(name, {"ns": [], "short": 0})
+            r["ns"].append(float(kv["ns"]) / float(kv["iters"]))
+            if name != "base" and int(kv["hits"]) != int(kv["iters"]):
+                r["short"] += 1
+        else:
+            n = float(kv["progs"])
+            r = attach.setdefault(name, {"attach": [], "detach": [],
+                                         "progs": int(n)})
+            r["attach"].append(float(kv["attach_ns"]))
+            r["detach"].append(float(kv["detach_ns"]))
+    return per_call, attach, errors
+
+
+def bench_summary(per_call, attach, errors):
+    """Medians, spreads and overheads of one boot, as saved in JSON."""
+    res = {"per_call": {}, "attach": {}, "errors": errors}
+    base = per_call.get("base")
+    base_ns = median(base["ns"]) if base else None
+    trig_base = per_call.get("trig-base")
+    trig_base_ns = median(trig_base["ns"]) if trig_base else None
+    for m, r in per_call.items():
+        med = median(r["ns"])
+        if m.startswith("trig-"):
+            res["per_call"][m] = {
+                "ns": med, "min": min(r["ns"]), "max": max(r["ns"]),
+                "runs": len(r["ns"]), "short_runs": 0,
+                "overhead": med - trig_base_ns if trig_base_ns and
+                m != "trig-base" else None}
+            continue
+        res["per_call"][m] = {
+            "ns": med, "min": min(r["ns"]), "max": max(r["ns"]),
+            "runs": len(r["ns"]), "short_runs": r["short"],
+            "overhead": med - base_ns if base_ns is not None and
+            m != "base" else None}
+    for k, r in attach.items():
+        res["attach"][k] = {
+            "progs": r["progs"], "runs": len(r["attach"]),
+            "attach_ms": median(r["attach"]) / 1e6,
+            "detach_ms": median(r["detach"]) / 1e6,
+            "attach_ms_max": max(r["attach"]) / 1e6,
+            "detach_ms_max": max(r["detach"]) / 1e6}
+    return res
+
+
 def cmd_bench(a):
-    stage = "bench %s-%s" % (a.variant, a.arch)
-    text, timed_out, console_path = boot(a, stage, "--bench %d" % a.iters,
-                                         a.timeout, icount=True)
-    out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
-    if timed_out or out is None:
-        print("\n".join(text.splitlines()[-40:]))
-        log(stage, "bench guest did not finish (console: %s)" % console_path)
-        return 1
-    rows = {}
-    for m in re.finditer(r"^bench: mode=(\S+) (.*)$", out, re.M):
-        kv = dict(x.split("=", 1) for x in m.group(2).split()
-                  if "=" in x)
-        err = re.search(r"error=(.*)$", m.group(2))
-        rows[m.group(1)] = {"err": err.group(1) if err else None, **kv}
-    bad = bad_log_lines(text)
-    path = os.path.join(RESULTS, "bench-%s-%s.txt" % (a.variant, a.arch))
-    src, qv = version_info(a)
-    lines = ["# bench: getpgid loop, %s %s, %s, %s" % (a.variant, a.arch,
-                                                       src, qv),
-             "# QEMU -icount shift=0,sleep=off: 1 guest ns = 1 instruction",
-             "%-10s %14s %16s %10s  %s" % ("program", "ops/guest-s",
-                                           "overhead ns/call", "vs base",
-                                           "notes")]
-    base = rows.get("base")
-    base_ns = float(base["ns"]) / float(base["iters"]) if base and \
-        not base["err"] else None
-    for mode in ("base", "fentry", "fentry.s", "fexit", "fmod_ret",
-                 "kprobe"):
-        r = rows.get(mode)
-        if not r:
-            lines.append("%-10s %14s %16s %10s  %s" % (mode, "-", "-", "-",
-                                                       "no result"))
+    """One bench kernel: each of its boots runs selftests/bench.c under
+    -icount; results in build/results/bench-VARIANT[-BOOT]-ARCH.{txt,json}.
+    Fails on a kernel log that is not clean, a KASLR layout other than the
+    boot asked for, or a program that did not run on every call."""
+    rc = 0
+    for name, extra, kaslr in boots(a):
+        stage = "bench %s%s-%s" % (a.variant, name, a.arch)
+        text, timed_out, console_path = boot(
+            a, stage, "--bench %d %d" % (a.iters, a.runs), a.timeout,
+            icount=True, name=name, extra=extra)
+        out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
+        if timed_out or out is None:
+            print("\n".join(text.splitlines()[-40:]))
+            log(stage, "bench guest did not finish (console: %s)"
+                % console_path)
+            rc = 1
             continue
-        if r["err"]:
-            lines.append("%-10s %14s %16s %10s  %s" % (
-                mode, "-", "-", "-", "could not attach: " + r["err"]))
-            continue
-        per = float(r["ns"]) / float(r["iters"])
-        ops = 1e9 / per
-        note = ""
-        if mode != "base" and int(r["hits"]) < int(r["iters"]):
-            note = "program ran %s times for %s calls" % (r["hits"],
-                                                         r["iters"])
-        over = "%.1f" % (per - base_ns) if base_ns else "-"
-        rel = "%.2fx" % (per / base_ns) if base_ns else "-"
-        lines.append("%-10s %14.0f %16s %10s  %s" % (mode, ops, over, rel,
-                                                     note))
-    over = {m: float(r["ns"]) / float(r["iters"]) - base_ns
-            for m, r in rows.items()
-            if m != "base" and base_ns and not r["err"]}
-    if over.get("fentry", 0) > 0:
-        if "fentry.s" in over:
-            lines.append("# sleepable/non-sleepable overhead (fentry.s / "
-                         "fentry): %.2f" % (over["fentry.s"] /
-                                            over["fentry"]))
-        if "kprobe" in over:
-            lines.append("# kprobe / fentry overhead: %.2f (fentry is "
-                         "%.1f times cheaper)" % (
-                             over["kprobe"] / over["fentry"],
-                             over["kprobe"] / over["fentry"]))
-    if bad:
-        lines.append("# kernel log not clean: " + bad[0])
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(path[:-4] + ".json", "w") as f:
-        json.dump({"base_ns": base_ns, "overhead_ns": over,
-                   "errors": {m: r["err"] for m, r in rows.items()
-                              if r["err"]}}, f)
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-    log(stage, "saved " + os.path.relpath(path, ROOT))
-    return 1 if bad else 0
+        per_call, attach, errors = parse_bench(out)
+        res = bench_summary(per_call, attach, errors)
+        res["call_paths"] = sorted(set(p for _, p in CALL_PATH.findall(out)))
+        src, qv = version_info(a)
+        res.update({"variant": a.variant, "boot": name.lstrip("-") or
+                    ("kaslr" if kaslr else "default"), "arch": a.arch,
+                    "source": src, "qemu": qv, "iters": a.iters})
+        problems = []
+        if kaslr:
+            check = kaslr_check(a, text, kaslr)
+            res["kaslr"] = check[3][0][2:]
+            if check[1] != "pass":
+                problems.append("KASLR: " + res["kaslr"])
+        problems += ["kernel log: " + l for l in bad_log_lines(text)[:3]]
+        problems += ["%s: the program missed calls in %d of %d runs"
+                     % (m, r["short_runs"], r["runs"])
+                     for m, r in res["per_call"].items() if r["short_runs"]]
+        res["problems"] = problems
+        lines = ["# bench: %s%s %s, %s, %s" % (a.variant, name, a.arch,
+                                                src, qv),
+                 "# QEMU -icount shift=0,sleep=off (1 guest ns = 1 "
+                 "instruction); median of %d runs of %d calls"
+                 % (a.runs, a.iters),
+                 "# call path: %s" % (", ".join(res["call_paths"]) or "-")]
+        if "kaslr" in res:
+            lines.append("# " + res["kaslr"])
+        lines.append("%-11s %12s %14s %16s" % ("program", "ns/call",
+                                               "overhead ns", "spread (min-max)"))
+        for m in BENCH_MODES:
+            r = res["per_call"].get(m)
+            if not r:
+                lines.append("%-11s %12s  %s" % (m, "-", errors.get(
+                    m, "no result")))
+                continue
+            lines.append("%-11s %12.1f %14s %16s" % (
+                m, r["ns"], "%.1f" % r["overhead"] if r["overhead"]
+                is not None else "-", "%.1f-%.1f" % (r["min"], r["max"])))
+        for m in BENCH_TRIG:
+            r = res["per_call"].get(m)
+            if r:
+                lines.append("%-17s %6.1f %14s %16s" % (
+                    m, r["ns"], "%.1f" % r["overhead"] if r["overhead"]
+                    is not None else "-", "%.1f-%.1f" % (r["min"],
+                                                         r["max"])))
+            elif m in errors:
+                lines.append("%-17s  %s" % (m, errors[m]))
+        for k in BENCH_ATTACH:
+            r = res["attach"].get(k)
+            lines.append("attach %-10s %s" % (k, "%.3f ms, detach %.3f ms "
+                         "(%d programs, median of %d)" % (
+                             r["attach_ms"], r["detach_ms"], r["progs"],
+                             r["runs"]) if r else errors.get(k, "no result")))
+        lines += ["# PROBLEM: " + p for p in problems]
+        os.makedirs(RESULTS, exist_ok=True)
+        path = os.path.join(RESULTS, "bench-%s%s-%s" % (a.variant, name,
+                                                        a.arch))
+        with open(path + ".json", "w") as f:
+            json.dump(res, f, indent=1)
+        with open(path + ".txt", "w") as f:
+            f.write("\n".join(lines) + "\n")
+        print("\n".join(lines))
+        log(stage, "saved " + os.path.relpath(path, ROOT) + ".txt")
+        rc |= 1 if problems else 0
+    return rc
 
 
 def main():
@@ -624,6 +713,7 @@ def main():
     p.add_argument("--filter", default="")
     p.add_argument("--suite", default="sleeptest", choices=sorted(SUITES))
     p.add_argument("--iters", type=int, default=20000)
+    p.add_argument("--runs", type=int, default=5)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--churn-rounds", type=int, default=0)
     p.add_argument("--stress-rounds", type=int, default=0)

@@ -7,20 +7,20 @@
  * host applies selftests/known-failures/<arch> to the raw results, so this
  * program reports exactly what happened, with the error that caused it.
  *
- * Usage: sleeptest [-l] [-t SUBSTRING] [-x CASE,...] | sleeptest --bench ITERATIONS
+ * Usage: sleeptest [-l] [-t SUBSTRING] [-x CASE,...]
+ *        sleeptest --bench ITERATIONS [RUNS]
  *
- * This file holds main(), the table of cases, the runner, the benchmark
- * and the helpers more than one area uses; the cases are in seeds.c (the
- * seeds' sleepable-program promises), refusals.c (programs the verifier
- * must refuse), attach.c (the attach mechanism) and churn.c (trampoline
- * churn).  sleeptest.h declares what they share.
+ * This file holds main(), the table of cases, the runner and the helpers
+ * more than one area uses; the cases are in seeds.c (the seeds'
+ * sleepable-program promises), refusals.c (programs the verifier must
+ * refuse), attach.c (the attach mechanism) and churn.c (trampoline
+ * churn); bench.c is the benchmark.  sleeptest.h declares what they share.
  */
 #include "sleeptest.h"
 #include <bpf/btf.h>
 #include <ctype.h>
 
 #include "attach.skel.h"
-#include "bench.skel.h"
 
 /* libbpf's messages for the current case, shown when it fails. */
 static char libbpf_log[16384];
@@ -583,81 +583,6 @@ static int run_cases(const char *filter)
 	return failed ? 1 : 0;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-/* The seeds' trig-* idea: getpgid in a loop under each kind of program. */
-static int run_bench(long iters)
-{
-	static const char *const modes[] = {
-		"base", "fentry", "fentry.s", "fexit", "fmod_ret", "kprobe",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		struct bpf_program *prog = NULL;
-		struct bpf_link *link = NULL;
-		struct bench *skel;
-		double t0, t1;
-		long k;
-		int err = 0;
-
-		skel = bench__open();
-		if (!skel) {
-			printf("bench: mode=%s error=open\n", modes[i]);
-			continue;
-		}
-		bpf_object__for_each_program(prog, skel->obj)
-			if (strncmp(bpf_program__section_name(prog), "kprobe", 6))
-				bpf_program__set_attach_target(prog, 0,
-							       sys_fn("getpgid"));
-		err = bench__load(skel);
-		if (!err) {
-			prog = NULL;
-			if (!strcmp(modes[i], "fentry"))
-				prog = skel->progs.bench_fentry;
-			else if (!strcmp(modes[i], "fentry.s"))
-				prog = skel->progs.bench_fentry_s;
-			else if (!strcmp(modes[i], "fexit"))
-				prog = skel->progs.bench_fexit;
-			else if (!strcmp(modes[i], "fmod_ret"))
-				prog = skel->progs.bench_fmod_ret;
-			if (prog)
-				link = bpf_program__attach(prog);
-			else if (!strcmp(modes[i], "kprobe"))
-				link = bpf_program__attach_kprobe(
-					skel->progs.bench_kprobe, false,
-					sys_fn("getpgid"));
-			if ((prog || !strcmp(modes[i], "kprobe")) && !link)
-				err = -errno;
-		}
-		if (err) {
-			printf("bench: mode=%s error=%d (%s)\n", modes[i], err,
-			       strerror(-err));
-			bench__destroy(skel);
-			continue;
-		}
-		for (k = 0; k < iters / 10; k++)	/* warm up */
-			syscall(__NR_getpgid, 0);
-		skel->bss->hits = 0;
-		t0 = now_ns();
-		for (k = 0; k < iters; k++)
-			syscall(__NR_getpgid, 0);
-		t1 = now_ns();
-		printf("bench: mode=%s iters=%ld ns=%.0f hits=%ld\n", modes[i],
-		       iters, t1 - t0, skel->bss->hits);
-		fflush(stdout);
-		bpf_link__destroy(link);
-		bench__destroy(skel);
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *filter = NULL;
@@ -669,8 +594,8 @@ int main(int argc, char **argv)
 		return 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(libbpf_print);
-	if (argc == 3 && !strcmp(argv[1], "--bench"))
-		return run_bench(atol(argv[2]));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "--bench"))
+		return run_bench(atol(argv[2]), argc == 4 ? atoi(argv[3]) : 5);
 	while ((opt = getopt(argc, argv, "lt:x:")) != -1) {
 		switch (opt) {
 		case 'l':
@@ -685,7 +610,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-l] [-t SUBSTRING] "
-				"[-x CASE,...] | --bench ITERATIONS\n",
+				"[-x CASE,...] | --bench ITERATIONS [RUNS]\n",
 				argv[0]);
 			return 2;
 		}

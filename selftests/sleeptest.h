@@ -73,6 +73,7 @@ int attach_prog(struct bpf_program *prog, struct bpf_link **link);
 int kernel_func_btf(const char *fn, __u32 *obj_id, __u32 *type_id,
 		    char *mod, size_t mod_len);
 void report_call_path(const char *fn);
+int run_bench(long iters, int runs);
 void sleep_ms(long ms);
 int counter_moves(volatile long *counter, long start);
 struct attach *attach_open_load(void);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sleeptest --bench ITERS [RUNS]: what a program costs each call of the
+ * function it is attached to, and what attaching it costs.
+ *
+ * Per call: getpgid in a loop, ITERS calls a run, RUNS runs, with nothing
+ * attached ("base"), then with one program of each kind on the syscall
+ * (the seeds' trig-* idea).  Attach latency: one fentry, one fentry.s,
+ * then 38 fentry programs on the same function, each attached and
+ * detached RUNS times (the programs are loaded beforehand and not timed).
+ * Times are guest nanoseconds; under -icount they count instructions.
+ *
+ * Then, where the guest has it (/bench, the bench kernels' guest), the
+ * kernel tree's own benchmark runner for the seeds' trig-* benchmarks,
+ * one warm-up second and RUNS measured ones each.
+ *
+ * Output, one line each, for scripts/vm.py:
+ *	bench: mode=M run=R iters=N ns=T hits=H
+ *	bench: attach=K run=R progs=P attach_ns=A detach_ns=D
+ *	bench: trig=B run=R mhits=X     (million calls per guest second)
+ *	bench: mode=M error=E     (or attach=K, trig=B error=E)
+ */
+#include "sleeptest.h"
+
+#include "bench.skel.h"
+
+#define BENCH_MAX_PROGS 38
+#define BENCH_TRIG "/bench"
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static struct bpf_program *bench_prog(struct bench *skel, const char *mode)
+{
+	static const struct {
+		const char *mode;
+		size_t off;
+	} progs[] = {
+#define P(m, f) { m, offsetof(struct bench, progs.f) }
+		P("fentry", bench_fentry), P("fentry.s", bench_fentry_s),
+		P("fexit", bench_fexit), P("fexit.s", bench_fexit_s),
+		P("fmod_ret", bench_fmod_ret), P("fmod_ret.s", bench_fmod_ret_s),
+		P("kprobe", bench_kprobe),
+#undef P
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (!strcmp(progs[i].mode, mode))
+			return *(struct bpf_program **)((char *)skel +
+							progs[i].off);
+	return NULL;
+}
+
+/* One timed run of the loop: its guest ns, with skel->bss->hits reset. */
+static double bench_loop(struct bench *skel, long iters)
+{
+	double t0;
+	long k;
+
+	for (k = 0; k < iters / 10; k++)	/* warm up */
+		syscall(__NR_getpgid, 0);
+	skel->bss->hits = 0;
+	t0 = now_ns();
+	for (k = 0; k < iters; k++)
+		syscall(__NR_getpgid, 0);
+	return now_ns() - t0;
+}
+
+static void bench_per_call(struct bench *skel, long iters, int runs)
+{
+	static const char *const modes[] = {
+		"base", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret",
+		"fmod_ret.s", "kprobe",
+	};
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct bpf_program *prog = bench_prog(skel, modes[i]);
+		struct bpf_link *link = NULL;
+
+		if (prog && !strcmp(modes[i], "kprobe"))
+			link = bpf_program__attach_kprobe(prog, false,
+							  sys_fn("getpgid"));
+		else if (prog)
+			link = bpf_program__attach(prog);
+		if (prog && !link) {
+			printf("bench: mode=%s error=%d (%s)\n", modes[i],
+			       -errno, strerror(errno));
+			continue;
+		}
+		if (!strcmp(modes[i], "fentry"))
+			report_call_path(sys_fn("getpgid"));
+		for (r = 1; r <= runs; r++) {
+			double ns = bench_loop(skel, iters);
+
+			printf("bench: mode=%s run=%d iters=%ld ns=%.0f "
+			       "hits=%ld\n", modes[i], r, iters, ns,
+			       skel->bss->hits);
+		}
+		bpf_link__destroy(link);
+	}
+}
+
+/* A copy of a loaded tracing program, by BPF_PROG_LOAD: fd or -errno. */
+static int bench_prog_copy(struct bpf_program *p, __u32 btf_id, int sleepable)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = bpf_program__expected_attach_type(p),
+		.attach_btf_id = btf_id,
+		.prog_flags = sleepable ? BPF_F_SLEEPABLE : 0,
+	);
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(p), "GPL",
+			   bpf_program__insns(p), bpf_program__insn_cnt(p),
+			   &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+static void bench_attach(struct bench *skel, const char *name,
+			 struct bpf_program *p, int sleepable, int nprogs,
+			 int runs)
+{
+	int prog_fd[BENCH_MAX_PROGS], link_fd[BENCH_MAX_PROGS];
+	char mod[64];
+	__u32 obj_id, btf_id;
+	int i, r, err = 0, n = 0;
+
+	err = kernel_func_btf(sys_fn("getpgid"), &obj_id, &btf_id, mod,
+			      sizeof(mod));
+	for (; !err && n < nprogs; n++) {
+		prog_fd[n] = bench_prog_copy(p, btf_id, sleepable);
+		if (prog_fd[n] < 0)
+			err = prog_fd[n];
+	}
+	if (err)
+		n--;
+	for (r = 1; r <= runs && !err; r++) {
+		double t0, t1, t2;
+		int linked = 0;
+
+		t0 = now_ns();
+		for (i = 0; i < nprogs; i++, linked++) {
+			link_fd[i] = bpf_raw_tracepoint_open(NULL, prog_fd[i]);
+			if (link_fd[i] < 0) {
+				err = -errno;
+				break;
+			}
+		}
+		t1 = now_ns();
+		for (i = 0; i < linked; i++)
+			close(link_fd[i]);
+		t2 = now_ns();
+		if (!err)
+			printf("bench: attach=%s run=%d progs=%d attach_ns=%.0f "
+			       "detach_ns=%.0f\n", name, r, nprogs, t1 - t0,
+			       t2 - t1);
+	}
+	if (err)
+		printf("bench: attach=%s error=%d (%s)\n", name, err,
+		       strerror(-err));
+	for (i = 0; i < n; i++)
+		close(prog_fd[i]);
+}
+
+/*
+ * One trig-* benchmark of the tree's runner: each measured second's
+ * "Iter N (...): hits X M/s" line becomes a run (the first is warm-up).
+ */
+static void bench_trig(const char *name, int secs)
+{
+	char cmd[128], line[512];
+	int iter, runs = 0;
+	double mhits;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s -w 1 -d %d %s 2>&1", BENCH_TRIG, secs,
+		 name);
+	f = popen(cmd, "r");
+	if (!f) {
+		printf("bench: trig=%s error=%d (%s)\n", name, -errno,
+		       strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Iter %d (%*[^)]): hits %lfM/s", &iter,
+			   &mhits) != 2)
+			continue;
+		if (iter >= 1)
+			printf("bench: trig=%s run=%d mhits=%.4f\n", name,
+			       ++runs, mhits);
+	}
+	iter = pclose(f);
+	if (!runs)
+		printf("bench: trig=%s error=exit status %d, no measurement\n",
+		       name, iter);
+}
+
+int run_bench(long iters, int runs)
+{
+	struct bpf_program *prog;
+	struct bench *skel;
+	int err;
+
+	skel = bench__open();
+	if (!skel) {
+		printf("bench: mode=all error=open\n");
+		return 1;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		if (strncmp(bpf_program__section_name(prog), "kprobe", 6))
+			bpf_program__set_attach_target(prog, 0,
+						       sys_fn("getpgid"));
+	err = bench__load(skel);
+	if (err) {
+		printf("bench: mode=all error=%d (load)\n", err);
+		bench__destroy(skel);
+		return 1;
+	}
+	bench_per_call(skel, iters, runs);
+	bench_attach(skel, "fentry", skel->progs.bench_fentry, 0, 1, runs);
+	bench_attach(skel, "fentry.s", skel->progs.bench_fentry_s, 1, 1, runs);
+	bench_attach(skel, "38xfentry", skel->progs.bench_fentry, 0,
+		     BENCH_MAX_PROGS, runs);
+	bench__destroy(skel);
+	if (!access(BENCH_TRIG, X_OK)) {
+		static const char *const trig[] = {
+			"trig-base", "trig-fentry", "trig-fentry-sleep",
+			"trig-fmodret", "trig-kprobe",
+		};
+		unsigned int i;
+
+		for (i = 0; i < sizeof(trig) / sizeof(trig[0]); i++)
+			bench_trig(trig[i], runs);
+	}
+	return 0;
+}
