@@ -418,7 +418,9 @@ void test_trampoline_churn_function_tracer(void)
 struct stress_churner {
 	pthread_t thread;
 	int cpu, pin_err;
-	long rounds, done;
+	long rounds;
+	volatile long done;
+	volatile int finished;
 	int bad_round, err;	/* the first failed attach, -errno */
 	struct bpf_program *progs[2][3];	/* [function][kind] */
 };
@@ -446,6 +448,7 @@ static void *stress_churner_fn(void *arg)
 		}
 		close(link_fd);
 	}
+	sc->finished = 1;
 	return NULL;
 }
 
@@ -485,6 +488,32 @@ static void *stress_server_fn(void *arg)
 			MADV_DONTNEED);
 	}
 	return NULL;
+}
+
+/*
+ * While the churners run, report every STRESS_WATCH_S seconds how far
+ * they got and how many trampoline images are listed: a round that gets
+ * slower as the run goes on shows here, with whether images pile up.
+ */
+#define STRESS_WATCH_S 20
+
+static void stress_watch(struct stress_churner *sc, double t0)
+{
+	double next = t0 + STRESS_WATCH_S;
+	long last = 0, done;
+
+	while (!(sc[0].finished || !sc[0].rounds) ||
+	       !(sc[1].finished || !sc[1].rounds)) {
+		sleep_ms(100);
+		if (mono_seconds() < next)
+			continue;
+		done = sc[0].done + sc[1].done;
+		diag("stress: %.0f s: %ld rounds done (%ld in the last %d s), "
+		     "%d trampoline images listed", mono_seconds() - t0, done,
+		     done - last, STRESS_WATCH_S, count_trampoline_images());
+		last = done;
+		next += STRESS_WATCH_S;
+	}
 }
 
 void test_attach_detach_stress(void)
@@ -560,6 +589,7 @@ void test_attach_detach_stress(void)
 			break;
 		}
 	}
+	stress_watch(sc, t0);
 	for (i = 0; i < 2; i++) {
 		if (!sc[i].rounds)
 			continue;
