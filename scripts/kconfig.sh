@@ -49,9 +49,12 @@ done < <(cat "${frags[@]}")
 declare -A known=()
 if [ "$SRCVARIANT" = upstream ]; then
 	while read -r sym; do known[CONFIG_$sym]=1; done < <(
-		find "$src" -name 'Kconfig*' -exec grep -hoE \
+		find "$src/" -name 'Kconfig*' -exec grep -hoE \
 			'^[[:space:]]*(menu)?config [A-Za-z0-9_]+' {} + |
 		awk '{print $2}' | sort -u)
+	[ ${#known[@]} -gt 1000 ] || {
+		echo "kconfig: $arch: only ${#known[@]} options defined under $src" >&2
+		exit 1; }
 fi
 missing=0
 for opt in "${order[@]}"; do
