@@ -139,12 +139,17 @@ def two_boots(paths):
 
 
 def check_call_paths():
-    good = two_boots([["out-of-range"], ["direct"]])
-    bad = two_boots([["direct"], ["direct"]])
+    good = two_boots([["veneer", "out-of-range"], ["direct"]])
+    bads = [two_boots(p) for p in (
+        [["out-of-range"], ["direct"]],
+        [["veneer"], ["direct"]],
+        [["veneer", "out-of-range"], ["veneer"]],
+        [["veneer", "out-of-range", "unknown"], ["direct"]])]
     return (len(good) == 2 and
             good[1].get("call_paths_exercised") == "pass" and
-            bad[1].get("call_paths_exercised") == "fail",
-            "the arm64 patched run checks that both call paths were taken")
+            all(b[1].get("call_paths_exercised") == "fail" for b in bads),
+            "the arm64 patched run checks that all three call paths were "
+            "taken and every call site led to its trampoline")
 
 
 def main():

@@ -491,9 +491,10 @@ def write_ktap(a, name, results, meta):
 
 
 def call_paths_check(per_boot):
-    """arm64: the KASLR boot must reach a trampoline through
-    ftrace_regs_caller (out of BL range) and the nokaslr boot by a direct
-    BL, or one of the two paths went untested."""
+    """arm64: the KASLR boot must reach a trampoline through a veneer
+    (kernel functions) and through ftrace_regs_caller (a module's), the
+    nokaslr boot by a direct BL, and every call site the suite read must
+    have led to its trampoline, or a path went untested or wrong."""
     diag = []
     seen = {}
     for name, want, paths in per_boot:
@@ -502,11 +503,16 @@ def call_paths_check(per_boot):
         diag.append("# %s boot: %s" % (want, ", ".join(
             "%d %s" % (kinds.count(k), k) for k in sorted(set(kinds)))
             or "no call-path reports"))
-    ok = "out-of-range" in seen.get("kaslr", []) and \
+    ok = "veneer" in seen.get("kaslr", []) and \
+        "out-of-range" in seen.get("kaslr", []) and \
         "direct" in seen.get("nokaslr", [])
     if not ok:
-        diag.append("# want at least one out-of-range call path with "
-                    "KASLR and one direct call path with nokaslr")
+        diag.append("# want a veneer and an out-of-range call path with "
+                    "KASLR and a direct one with nokaslr")
+    if any("unknown" in kinds for kinds in seen.values()):
+        ok = False
+        diag.append("# a call site did not lead to its trampoline, or "
+                    "could not be read: see the call-path-why lines")
     return ("call_paths_exercised", "pass" if ok else "fail", None, diag)
 
 

@@ -19,6 +19,7 @@
 #include "sleeptest.h"
 #include <bpf/btf.h>
 #include <ctype.h>
+#include <elf.h>
 
 #include "attach.skel.h"
 
@@ -198,30 +199,168 @@ static int ftrace_refcount(const char *fn, long *refs)
 	return found ? 0 : -ENOENT;
 }
 
-/* NULL: beyond what the architecture's call site can reach at all. */
-static const char *call_path_of(unsigned long long fn_addr,
-				unsigned long long tramp)
+/*
+ * Read len bytes of kernel memory at addr through /proc/kcore (an ELF core
+ * file whose PT_LOAD segments map kernel virtual addresses).
+ */
+static int kcore_read(unsigned long long addr, void *buf, size_t len)
 {
-#if defined(__aarch64__)
-	/* The call site: the BL after "mov x9, lr" at the entry. */
-	long long off = (long long)(tramp - (fn_addr + 4));
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd, i, err = -ENOENT;
 
-	return off >= -(128LL << 20) && off < (128LL << 20) ? "direct" :
-	       "out-of-range";
-#else
-	/* A 5-byte call rel32 at the entry (after endbr64 with IBT). */
-	long long off = (long long)(tramp - fn_addr);
-
-	return off > -(2LL << 30) + 16 && off < (2LL << 30) - 16 ?
-	       "direct" : NULL;
-#endif
+	fd = open("/proc/kcore", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
+		err = -EIO;
+		goto out;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff +
+			  (off_t)i * eh.e_phentsize) != sizeof(ph)) {
+			err = -EIO;
+			break;
+		}
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr + len > ph.p_vaddr + ph.p_filesz)
+			continue;
+		err = pread(fd, buf, len, ph.p_offset + (addr - ph.p_vaddr)) ==
+		      (ssize_t)len ? 0 : -EIO;
+		break;
+	}
+out:
+	close(fd);
+	return err;
 }
+
+/* Kernel symbols a call site may lead to, from /proc/kallsyms. */
+struct call_targets {
+	unsigned long long regs_caller;	/* ftrace_regs_caller */
+	unsigned long long caller;	/* ftrace_caller (6.4+ arm64) */
+	unsigned long long veneers;	/* arm64: ftrace_direct_veneers */
+};
+
+#if defined(__aarch64__)
+/* The target of an AArch64 "adrp xN; add/ldr xN, [xN, #lo12]" pair. */
+static unsigned long long a64_adrp_lo12(unsigned long long pc, __u32 adrp,
+					__u32 lo, int scale)
+{
+	long long page = ((long long)(((adrp >> 5) & 0x7ffff) << 2 |
+				      ((adrp >> 29) & 3)) << 43) >> 31;
+
+	return (pc & ~0xfffULL) + page + (((lo >> 10) & 0xfff) << scale);
+}
+
+/*
+ * What the call site (the BL after "mov x9, lr" at the entry, after the
+ * BTI C of a BTI kernel) branches to: the trampoline itself ("direct"),
+ * the function's veneer, which must hold the trampoline's address
+ * ("veneer"), or ftrace_regs_caller, maybe through a module PLT
+ * ("out-of-range"; ftrace_caller on upstream kernels, for make bench).
+ */
+static const char *call_path_observed(const char *fn,
+				      unsigned long long fn_addr,
+				      unsigned long long tramp,
+				      const struct call_targets *ct)
+{
+	unsigned long long pc, to, lit;
+	__u32 insn[3];
+	int err;
+
+	err = kcore_read(fn_addr, insn, sizeof(insn));
+	if (err) {
+		call_path_unknown(fn, "reading the entry at %#llx through "
+				  "/proc/kcore: %s", fn_addr, strerror(-err));
+		return NULL;
+	}
+	pc = fn_addr + (insn[0] == 0xd503245f ? 8 : 4);
+	insn[0] = insn[(pc - fn_addr) / 4];
+	if ((insn[0] & 0xfc000000) != 0x94000000) {
+		call_path_unknown(fn, "no BL at %#llx: %08x", pc, insn[0]);
+		return NULL;
+	}
+	to = pc + (((long long)(insn[0] & 0x3ffffff) << 38) >> 36);
+	if (to == tramp)
+		return "direct";
+	/* Upstream since 6.4 goes through ftrace_caller and the ops literal */
+	if (to == ct->regs_caller || to == ct->caller)
+		return "out-of-range";
+	err = kcore_read(to, insn, sizeof(insn));
+	if (err) {
+		call_path_unknown(fn, "reading %#llx: %s", to, strerror(-err));
+		return NULL;
+	}
+	/* adrp x16, ...; ldr x16, [x16, #lo12]; br x16: a veneer */
+	if (ct->veneers && to >= ct->veneers &&
+	    (insn[0] & 0x9f00001f) == 0x90000010 &&
+	    (insn[1] & 0xffc003ff) == 0xf9400210 && insn[2] == 0xd61f0200) {
+		lit = a64_adrp_lo12(to, insn[0], insn[1], 3);
+		err = kcore_read(lit, &lit, sizeof(lit));
+		if (err || lit != tramp) {
+			call_path_unknown(fn, "veneer at %#llx holds %#llx, not "
+					  "the trampoline %#llx (%s)", to,
+					  err ? 0 : lit, tramp,
+					  err ? strerror(-err) : "read ok");
+			return NULL;
+		}
+		return "veneer";
+	}
+	/* adrp x16, ...; add x16, x16, #lo12; br x16: a module PLT */
+	if ((insn[0] & 0x9f00001f) == 0x90000010 &&
+	    (insn[1] & 0xffc003ff) == 0x91000210 && insn[2] == 0xd61f0200 &&
+	    (a64_adrp_lo12(to, insn[0], insn[1], 0) == ct->regs_caller ||
+	     a64_adrp_lo12(to, insn[0], insn[1], 0) == ct->caller))
+		return "out-of-range";
+	call_path_unknown(fn, "the call site at %#llx branches to %#llx: not "
+			  "the trampoline %#llx, a veneer or ftrace_regs_caller",
+			  pc, to, tramp);
+	return NULL;
+}
+#else
+/* The call rel32 at the entry (after endbr64 with IBT) must reach tramp. */
+static const char *call_path_observed(const char *fn,
+				      unsigned long long fn_addr,
+				      unsigned long long tramp,
+				      const struct call_targets *ct)
+{
+	unsigned char code[9];
+	unsigned long long to;
+	int err, at = 0;
+	__s32 rel;
+
+	err = kcore_read(fn_addr, code, sizeof(code));
+	if (err) {
+		call_path_unknown(fn, "reading %#llx through /proc/kcore: %s",
+				  fn_addr, strerror(-err));
+		return NULL;
+	}
+	if (!memcmp(code, "\xf3\x0f\x1e\xfa", 4))
+		at = 4;
+	if (code[at] != 0xe8) {
+		call_path_unknown(fn, "no call at the entry %#llx: %02x", fn_addr,
+				  code[at]);
+		return NULL;
+	}
+	memcpy(&rel, code + at + 1, 4);
+	to = fn_addr + at + 5 + rel;
+	if (to == tramp)
+		return "direct";
+	if (to == ct->regs_caller)
+		return "out-of-range";
+	call_path_unknown(fn, "the call at %#llx goes to %#llx, not the "
+			  "trampoline %#llx", fn_addr + at, to, tramp);
+	return NULL;
+}
+#endif
 
 void report_call_path(const char *fn)
 {
 	unsigned long long addr, fn_addr = 0, key;
 	char line[512], name[256], tag[80], modtag[80], mod[64];
 	unsigned long long tramps[16];
+	struct call_targets ct = {};
 	__u32 obj_id = 0, type_id = 0;
 	int err, nr = 0, fn_seen = 0, pick;
 	const char *path;
@@ -261,6 +400,12 @@ void report_call_path(const char *fn)
 		if (sscanf(line, "%llx %c %255s %79s", &addr, &type, name,
 			   tag) < 3)
 			continue;
+		if (!tag[0] && !strcmp(name, "ftrace_regs_caller"))
+			ct.regs_caller = addr;
+		if (!tag[0] && !strcmp(name, "ftrace_caller"))
+			ct.caller = addr;
+		if (!tag[0] && !strcmp(name, "ftrace_direct_veneers"))
+			ct.veneers = addr;
 		if (!strcmp(name, fn)) {
 			if (!fn_seen &&
 			    (mod[0] ? !strcmp(tag, modtag) : !tag[0])) {
@@ -305,13 +450,9 @@ void report_call_path(const char *fn)
 	 * is listed last (bpf_ksym_add() appends).
 	 */
 	pick = nr - 1;
-	path = call_path_of(fn_addr, tramps[pick]);
-	if (!path) {
-		call_path_unknown(fn, "trampoline at %#llx is beyond a call's "
-				  "reach of %s at %#llx", tramps[pick], fn,
-				  fn_addr);
+	path = call_path_observed(fn, fn_addr, tramps[pick], &ct);
+	if (!path)
 		return;
-	}
 	diag("call-path: %s %s", fn, path);
 }
 
