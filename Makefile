@@ -36,8 +36,9 @@ CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
 # attach_detach_stress: rounds of attach and detach per thread (two
 # threads), 500 as specified on x86_64 (0.12 s a round under TCG).  An
-# arm64 round took 1.6 s at 10 rounds and 5.5 s at 50 (550 s), so make
-# test runs 10 there; the specified 500 is one command away:
+# arm64 round takes about 2.2 s at a steady rate (500 + 500 took 2,244 s
+# on a KASLR boot), so make test runs 10 there; the specified 500 is one
+# command away:
 #   make vmtest ARCH=arm64 T=attach_detach_stress STRESS_ROUNDS=500 \
 #	VM_TIMEOUT=6000
 STRESS_ROUNDS_x86_64 ?= 500
