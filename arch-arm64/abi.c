@@ -5,8 +5,10 @@
  * Arguments: x0-x7, one 8-byte slot each (stock 6.1 arm64 refuses struct
  * arguments and more than eight arguments).  Return value in x0.  x9-x15
  * are caller-saved temporaries: x10 is the scratch register, as in stock.
- * Enter's result is kept in x19 (callee-saved, so the program and exit
- * calls preserve it); x19 itself is saved in the IR frame's saved slot 0.
+ * Enter's result is kept in the IR frame's backend slot 0 rather than in
+ * a callee-saved register: a register would be saved and restored by
+ * every trampoline, while the slot costs what moves to and from a register
+ * would (one store after enter, one load for exit).
  *
  * Entry: a traced kernel function or BPF program starts with
  *

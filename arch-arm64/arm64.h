@@ -31,7 +31,7 @@ enum a64_reg {
 /* Operand ranges the encoders take (checked by the callers). */
 #define A64_LDST_MAX	(4095 * 8)	/* LDR/STR unsigned scaled offset */
 #define A64_ADDSUB_MAX	4095		/* ADD/SUB 12-bit immediate */
-#define A64_CB_RANGE	0x100000	/* CBZ/CBNZ: +-1 MiB */
+#define A64_CB_RANGE	0x100000	/* CBZ/CBNZ, LDR literal: +-1 MiB */
 #define A64_B_RANGE	0x8000000	/* B/BL: +-128 MiB */
 
 /* emit.c: each returns one instruction word; none looks at any state. */
@@ -50,6 +50,7 @@ u32 a64_movz(int rd, u16 imm, int shift);
 u32 a64_movn(int rd, u16 imm, int shift);
 u32 a64_movk(int rd, u16 imm, int shift);
 u32 a64_adr(int rd, s32 off);
+u32 a64_ldr_lit(int rt, s32 off);
 u32 a64_br(int rn);
 u32 a64_blr(int rn);
 u32 a64_ret(int rn);
@@ -63,8 +64,8 @@ extern const int a64_arg_regs[8];
 #define A64_RET		A64_X0	/* return register */
 #define A64_PARENT_LR	A64_X9	/* patched call site: the caller's LR */
 #define A64_SCRATCH	A64_X10	/* clobbered freely, as in stock */
-#define A64_KEPT	A64_X19	/* callee-saved: enter's result across calls */
-#define A64_PROG	A64_X20	/* callee-saved: the program, enter to exit */
+/* enter's result lives in the frame, in the backend's slot 0 */
+#define A64_KEPT_SLOT	0
 #define A64_FB		A64_FP	/* frame base of the IR's frame layout */
 
 /* isel.c: one lowering per IR opcode (TRAMP_OP_LABEL has none) */

@@ -131,6 +131,12 @@ u32 a64_adr(int rd, s32 off)
 	       ((u32)off >> 2 & 0x7ffff) << 5 | (rd & 31);
 }
 
+/* ldr xt, pc + off: 58000000, a 64-bit load from a literal +-1 MiB away */
+u32 a64_ldr_lit(int rt, s32 off)
+{
+	return 0x58000000 | ((u32)off >> 2 & 0x7ffff) << 5 | (rt & 31);
+}
+
 /* Format: unconditional branch to register */
 static u32 a64_branch_reg(u32 opc, int rn)
 {

@@ -80,11 +80,62 @@ static void load_imm(struct tramp_ctx *c, int rd, u64 imm)
 		emit(c, inv ? a64_movn(rd, 0, 0) : a64_movz(rd, 0, 0));
 }
 
-/* x10 = target; blr x10 (stock's emit_call(): no range limit) */
-static void call_abs(struct tramp_ctx *c, const void *target)
+/* Instructions load_imm() needs for @imm. */
+static int imm_insns(u64 imm)
 {
-	load_imm(c, A64_SCRATCH, (unsigned long)target);
-	emit(c, a64_blr(A64_SCRATCH));
+	int i, zeros = 0, ones = 0;
+
+	for (i = 0; i < 4; i++) {
+		u16 h = imm >> (16 * i);
+
+		zeros += h == 0;
+		ones += h == 0xffff;
+	}
+	return zeros == 4 || ones == 4 ? 1 : 4 - (zeros > ones ? zeros : ones);
+}
+
+/*
+ * rd = imm: MOVZ/MOVN/MOVK when that takes at most two instructions, else
+ * one PC-relative LDR from the image's literal pool (kernel addresses
+ * would take three).  Both passes choose alike: the choice depends on the
+ * value only.
+ */
+static int load_const(struct tramp_ctx *c, int rd, u64 imm)
+{
+	s64 d;
+	int err;
+
+	if (imm_insns(imm) <= 2) {
+		load_imm(c, rd, imm);
+		return 0;
+	}
+	err = tramp_literal_disp(c, imm, &d);
+	if (err)
+		return err;
+	if (d % A64_INSN_SIZE || d < -A64_CB_RANGE || d >= A64_CB_RANGE)
+		return -ERANGE;
+	emit(c, a64_ldr_lit(rd, (s32)d));
+	return 0;
+}
+
+/*
+ * bl target when it is in BL range of where this instruction runs (known
+ * in both passes), else x10 = target; blr x10.  Stock's emit_call() always
+ * takes the second form, with three to four instructions for the address.
+ */
+static int call_abs(struct tramp_ctx *c, const void *target)
+{
+	s64 d = (s64)((unsigned long)target - (unsigned long)(c->base + c->off));
+	int err;
+
+	if (d >= -A64_B_RANGE && d < A64_B_RANGE) {
+		emit(c, a64_bl((s32)d));
+		return 0;
+	}
+	err = load_const(c, A64_SCRATCH, (unsigned long)target);
+	if (!err)
+		emit(c, a64_blr(A64_SCRATCH));
+	return err;
 }
 
 /*
@@ -92,13 +143,12 @@ static void call_abs(struct tramp_ctx *c, const void *target)
  * stp x29, x9, [sp, #-16]!; mov x29, sp	frame of the traced function's
  *						caller (not for struct_ops)
  * stp x29, x30, [sp, #-16]!; mov x29, sp	frame of the traced function
- * sub sp, sp, #size; str x19, [sp, #..]; str x20, [sp, #..]
- * x0-x7 and x9 are untouched.
+ * sub sp, sp, #size
+ * x0-x7 and x9 are untouched.  No callee-saved register is used.
  */
 int a64_op_prologue(struct tramp_ctx *c, const struct tramp_op *op)
 {
 	const struct tramp_frame *f = &c->ir->frame;
-	int err;
 
 	if (f->size > A64_ADDSUB_MAX)
 		return -ERANGE;
@@ -111,8 +161,7 @@ int a64_op_prologue(struct tramp_ctx *c, const struct tramp_op *op)
 	emit(c, a64_stp_pre(A64_FP, A64_LR, A64_SP, -16));
 	emit(c, a64_mov_sp(A64_FP, A64_SP));
 	emit(c, a64_sub_imm(A64_SP, A64_SP, f->size));
-	err = store(c, A64_KEPT, f->saved_off[0]);
-	return err ? err : store(c, A64_PROG, f->saved_off[1]);
+	return 0;
 }
 
 /* Nothing: the counter (x26) is callee-saved and never touched here. */
@@ -127,13 +176,15 @@ int a64_op_restore_tcc(struct tramp_ctx *c, const struct tramp_op *op)
 	return 0;
 }
 
-/* str xzr, [slot]   or   mov x10, #imm; str x10, [slot] */
+/* str xzr, [slot]   or   x10 = imm; str x10, [slot] */
 int a64_op_store_imm(struct tramp_ctx *c, const struct tramp_op *op)
 {
+	int err;
+
 	if (!op->imm)
 		return store(c, A64_XZR, op->off);
-	load_imm(c, A64_SCRATCH, op->imm);
-	return store(c, A64_SCRATCH, op->off);
+	err = load_const(c, A64_SCRATCH, op->imm);
+	return err ? err : store(c, A64_SCRATCH, op->off);
 }
 
 /* str xi, [slot + 8 * i] for each argument slot */
@@ -159,34 +210,25 @@ int a64_op_load_args(struct tramp_ctx *c, const struct tramp_op *op)
 }
 
 /*
- * Arguments into x0-x2 (constants, SP-relative addresses and x19: no
- * argument overwrites the source of a later one), x10 = target, blr x10,
- * then mov x19, x0 when the result is kept.  The program, first argument
- * of its enter and exit calls, is loaded once into x20 at enter: the IR
- * emits a program's exit after its enter with only the program in
- * between, which preserves x20.  That is one instruction less per program
- * than loading it twice (stock keeps it in a register too), and lets 38
- * programs, the trampoline limit, fit in the one-page image.
+ * Arguments into x0-x2 (constants, SP-relative addresses and the kept
+ * slot: no argument overwrites the source of a later one), the call (see
+ * call_abs()), then str x0 into the kept slot when the result is kept.
+ * The program, first argument of its enter and exit calls, is one load
+ * from the literal pool each time.
  */
 int a64_op_call(struct tramp_ctx *c, const struct tramp_op *op)
 {
+	u32 kept = c->ir->frame.saved_off[A64_KEPT_SLOT];
 	u32 i;
+	int err = 0;
 
-	for (i = 0; i < op->nargs; i++) {
+	for (i = 0; i < op->nargs && !err; i++) {
 		const struct tramp_arg *a = &op->args[i];
 		int reg = a64_arg_regs[i];
 
 		switch (a->kind) {
 		case TRAMP_ARG_IMM:
-			if (i == 0 && op->callee == TRAMP_CALLEE_PROG_ENTER) {
-				load_imm(c, A64_PROG, a->imm);
-				emit(c, a64_mov(reg, A64_PROG));
-			} else if (i == 0 &&
-				   op->callee == TRAMP_CALLEE_PROG_EXIT) {
-				emit(c, a64_mov(reg, A64_PROG));
-			} else {
-				load_imm(c, reg, a->imm);
-			}
+			err = load_const(c, reg, a->imm);
 			break;
 		case TRAMP_ARG_FRAME_ADDR:
 			if (slot(c, a->off) > A64_ADDSUB_MAX)
@@ -194,14 +236,15 @@ int a64_op_call(struct tramp_ctx *c, const struct tramp_op *op)
 			emit(c, a64_add_imm(reg, A64_SP, slot(c, a->off)));
 			break;
 		case TRAMP_ARG_KEPT:
-			emit(c, a64_mov(reg, A64_KEPT));
+			err = load(c, reg, kept);
 			break;
 		}
 	}
-	call_abs(c, op->target);
-	if (op->keep)
-		emit(c, a64_mov(A64_KEPT, A64_RET));
-	return 0;
+	if (!err)
+		err = call_abs(c, op->target);
+	if (!err && op->keep)
+		err = store(c, A64_RET, kept);
+	return err;
 }
 
 /*
@@ -214,10 +257,8 @@ int a64_op_call(struct tramp_ctx *c, const struct tramp_op *op)
  */
 int a64_op_call_orig(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	if (op->orig == TRAMP_ORIG_DIRECT) {
-		call_abs(c, op->target);
-		return 0;
-	}
+	if (op->orig == TRAMP_ORIG_DIRECT)
+		return call_abs(c, op->target);
 	emit(c, a64_ldr(A64_SCRATCH, A64_FB, 8));
 	emit(c, a64_adr(A64_LR, 2 * A64_INSN_SIZE));
 	emit(c, a64_ret(A64_SCRATCH));
@@ -236,31 +277,39 @@ int a64_op_load_ret(struct tramp_ctx *c, const struct tramp_op *op)
 	return load(c, A64_RET, op->off);
 }
 
+/* Is @op the first operation after the CALL that kept its result? */
+static bool follows_keeping_call(const struct tramp_ctx *c,
+				 const struct tramp_op *op)
+{
+	return op > c->ir->ops && op[-1].code == TRAMP_OP_CALL && op[-1].keep;
+}
+
 /*
- * cbz x19, L   or   ldr x10, [slot]; cbnz x10, L.  Near and far branches
- * are both one CBZ/CBNZ (+-1 MiB, more than any trampoline image).
+ * KEPT_ZERO: cbz x0, L right after the call that kept x0 (the IR puts it
+ * there), else ldr x10, [kept slot]; cbz x10, L.
+ * SLOT_NONZERO: ldr x10, [slot]; cbnz x10, L.
+ * Near and far branches are both one CBZ/CBNZ (+-1 MiB, more than any
+ * trampoline image).
  */
 int a64_op_branch(struct tramp_ctx *c, const struct tramp_op *op)
 {
+	bool kept = op->cond == TRAMP_COND_KEPT_ZERO;
+	int reg = A64_SCRATCH;
 	s64 d;
-	int err;
+	int err = 0;
 
-	if (op->cond == TRAMP_COND_KEPT_ZERO) {
-		d = tramp_label_disp(c, op->n, c->off + A64_INSN_SIZE);
-		d += A64_INSN_SIZE;
-		if (d < -A64_CB_RANGE || d >= A64_CB_RANGE)
-			return -ERANGE;
-		emit(c, a64_cbz(A64_KEPT, (s32)d));
-		return 0;
-	}
-	err = load(c, A64_SCRATCH, op->off);
+	if (kept && follows_keeping_call(c, op))
+		reg = A64_RET;
+	else
+		err = load(c, A64_SCRATCH, kept ?
+			   c->ir->frame.saved_off[A64_KEPT_SLOT] : op->off);
 	if (err)
 		return err;
 	d = tramp_label_disp(c, op->n, c->off + A64_INSN_SIZE);
 	d += A64_INSN_SIZE;
 	if (d < -A64_CB_RANGE || d >= A64_CB_RANGE)
 		return -ERANGE;
-	emit(c, a64_cbnz(A64_SCRATCH, (s32)d));
+	emit(c, kept ? a64_cbz(reg, (s32)d) : a64_cbnz(reg, (s32)d));
 	return 0;
 }
 
@@ -284,7 +333,7 @@ int a64_op_patch_site(struct tramp_ctx *c, const struct tramp_op *op)
 }
 
 /*
- * ldr x19, [..]; ldr x20, [..]; mov sp, x29; ldp x29, x30, [sp], #16, then
+ * mov sp, x29; ldp x29, x30, [sp], #16, then
  *   struct_ops:	ret
  *   SKIP_FRAME:	ldp x29, x9, [sp], #16; mov x30, x9; ret x9
  *			(back to the traced function's caller)
@@ -294,12 +343,6 @@ int a64_op_patch_site(struct tramp_ctx *c, const struct tramp_op *op)
  */
 int a64_op_epilogue(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	int err = load(c, A64_KEPT, c->ir->frame.saved_off[0]);
-
-	if (!err)
-		err = load(c, A64_PROG, c->ir->frame.saved_off[1]);
-	if (err)
-		return err;
 	emit(c, a64_mov_sp(A64_SP, A64_FP));
 	emit(c, a64_ldp_post(A64_FP, A64_LR, A64_SP, 16));
 	if (c->ir->struct_ops) {

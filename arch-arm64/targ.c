@@ -15,11 +15,8 @@ const struct tramp_target tramp_target_arm64 = {
 	.image_full_err = -EFBIG,
 	/* SP must stay 16-byte aligned */
 	.frame_align = 16,
-	/*
-	 * x19, which holds enter's result across the program call, and x20,
-	 * which holds the program from its enter call to its exit call
-	 */
-	.nr_saved = 2,
+	/* slot 0: enter's result, from enter to the exit call */
+	.nr_saved = 1,
 	.patch_size = A64_TRAMP_PATCH_SIZE,
 	.branch_align = 0,
 	.tail_reserve = 0,

@@ -9,7 +9,9 @@
  * the reach), and alignment padding depends on the final address, which is
  * known in both passes, so the passes agree by construction; the check
  * catches a backend that breaks that rule.  Labels are owned here: the
- * backend only turns a known displacement into a branch.
+ * backend only turns a known displacement into a branch.  So is the
+ * literal pool, for backends that load constants PC-relative: the size
+ * pass collects the values, the code pass writes them after the code.
  */
 #include "tramp_ir.h"
 
@@ -47,6 +49,73 @@ u32 tramp_align_pad(const struct tramp_ctx *c, u32 align)
 	unsigned long addr = (unsigned long)(c->base + c->off);
 
 	return (u32)(-addr & (align - 1));
+}
+
+/*
+ * Displacement from offset c->off to the pool's copy of @value, which is
+ * added on first use.  In the size pass the pool's place is not known yet
+ * and the displacement reads as 0: the backend must encode a load of the
+ * same size whatever the displacement.  The pool always follows the
+ * code, and the image is refused if its end lies more than
+ * TRAMP_LIT_REACH bytes from its start, so every displacement is forward
+ * and within that reach.
+ */
+int tramp_literal_disp(struct tramp_ctx *c, u64 value, s64 *disp)
+{
+	u32 i;
+
+	for (i = 0; i < c->nr_lits && c->lit[i] != value; i++)
+		;
+	if (c->pass == 0) {
+		if (i == c->nr_lits) {
+			if (c->nr_lits == c->max_lits)
+				return -E2BIG;
+			c->lit[c->nr_lits++] = value;
+		}
+		*disp = 0;
+		return 0;
+	}
+	if (i == c->nr_lits) {
+		tramp_env_err("%s: literal %#llx not seen by the size pass\n",
+			      c->t->name, (unsigned long long)value);
+		return -EFAULT;
+	}
+	*disp = (s64)c->lit_off + 8 * i - c->off;
+	return 0;
+}
+
+/* The most literals @ir can ask for: one per constant an op carries. */
+static u32 tramp_max_literals(const struct tramp_ir *ir)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < ir->nr_ops; i++) {
+		const struct tramp_op *op = &ir->ops[i];
+
+		if (op->code == TRAMP_OP_CALL)
+			n += 1 + op->nargs;
+		else if (op->code == TRAMP_OP_CALL_ORIG ||
+			 op->code == TRAMP_OP_STORE_IMM)
+			n++;
+	}
+	return n;
+}
+
+/* Zeros up to the pool's 8-byte alignment, then the pool. */
+static void tramp_put_pool(struct tramp_ctx *c)
+{
+	static const u8 zero[8];
+	u32 i;
+
+	tramp_put(c, zero, c->lit_off - c->off);
+	for (i = 0; i < c->nr_lits; i++) {
+		u8 b[8];
+		int k;
+
+		for (k = 0; k < 8; k++)
+			b[k] = c->lit[i] >> (8 * k);
+		tramp_put(c, b, sizeof(b));
+	}
 }
 
 static int tramp_pass(struct tramp_ir *ir, struct tramp_ctx *c)
@@ -120,21 +189,38 @@ int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end)
 	c.t = t;
 	c.base = image;
 	c.label_off = ir->label_off;
+	c.max_lits = tramp_max_literals(ir);
+	if (c.max_lits) {
+		c.lit = tramp_env_zalloc(c.max_lits * sizeof(*c.lit));
+		if (!c.lit)
+			return -ENOMEM;
+	}
 	err = tramp_pass(ir, &c);
 	if (err)
-		return err;
+		goto out;
 	for (i = 0; i < ir->nr_ops; i++) {
 		if (ir->ops[i].code == TRAMP_OP_BRANCH &&
 		    ir->label_off[ir->ops[i].n] < 0) {
 			tramp_env_err("%s: branch %u to unbound label %u\n",
 				      t->name, i, ir->ops[i].n);
-			return -EFAULT;
+			err = -EFAULT;
+			goto out;
 		}
 	}
+	ir->code_size = c.off;
+	c.lit_off = c.nr_lits ? (c.off + 7) & ~7u : c.off;
+	ir->size = c.lit_off + 8 * c.nr_lits;
 	/* stock x86 refuses to come within tail_reserve bytes of the end */
-	if ((long)c.off > cap - (long)t->tail_reserve)
-		return t->image_full_err;
-	ir->size = c.off;
+	if ((long)ir->size > cap - (long)t->tail_reserve) {
+		err = t->image_full_err;
+		goto out;
+	}
+	if (ir->size > TRAMP_LIT_REACH) {
+		tramp_env_err("%s: literal pool beyond %u bytes\n", t->name,
+			      TRAMP_LIT_REACH);
+		err = -EFAULT;
+		goto out;
+	}
 
 	c.pass = 1;
 	c.off = 0;
@@ -142,18 +228,29 @@ int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end)
 	c.limit = ir->size;
 	err = tramp_pass(ir, &c);
 	if (err)
-		return err;
-	if (c.off != ir->size || c.overflow) {
+		goto out;
+	if (c.off != ir->code_size) {
 		tramp_env_err("%s: code pass emitted %u bytes, size pass %u\n",
+			      t->name, c.off, ir->code_size);
+		err = -EFAULT;
+		goto out;
+	}
+	tramp_put_pool(&c);
+	if (c.off != ir->size || c.overflow) {
+		tramp_env_err("%s: image of %u bytes, size pass %u\n",
 			      t->name, c.off, ir->size);
-		return -EFAULT;
+		err = -EFAULT;
+		goto out;
 	}
 
 	if ((ir->flags & BPF_TRAMP_F_CALL_ORIG) && ir->im)
 		tramp_env_set_image_ips(ir->im,
 					(u8 *)image + ir->label_off[TRAMP_LABEL_AFTER_CALL],
 					(u8 *)image + ir->label_off[TRAMP_LABEL_EPILOGUE]);
-	return ir->size;
+	err = ir->size;
+out:
+	tramp_env_free(c.lit);
+	return err;
 }
 
 /*

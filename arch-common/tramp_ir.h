@@ -26,7 +26,7 @@
  *   FB - ip_off         traced function IP  IP_ARG
  *   FB - run_ctx_off    bpf_tramp_run_ctx   always
  *   FB - tcc_off        tail call counter   TAIL_CALL_CTX
- *   FB - saved_off[i]   backend callee-saved registers (nr_saved)
+ *   FB - saved_off[i]   backend slots: saved registers, kept values
  *   FB - size           bottom, aligned to the backend's frame_align
  *
  * A BPF program's ctx is FB - args_off: arguments are ctx[0..nr_regs-1],
@@ -91,7 +91,7 @@ enum tramp_callee {
 };
 
 enum tramp_cond {
-	TRAMP_COND_KEPT_ZERO,		/* kept result == 0 */
+	TRAMP_COND_KEPT_ZERO,		/* kept result == 0; right after its CALL */
 	TRAMP_COND_SLOT_NONZERO,	/* 64-bit slot at off != 0 */
 };
 
@@ -107,6 +107,9 @@ enum tramp_reach {
 };
 
 #define TRAMP_NEAR_REACH	64
+
+/* Literal pool: how far a PC-relative load must reach (arm64 LDR: 1 MiB). */
+#define TRAMP_LIT_REACH		(1u << 20)
 
 /* How the traced function is found for TRAMP_OP_CALL_ORIG. */
 enum tramp_orig {
@@ -177,7 +180,8 @@ struct tramp_ir {
 	u32 nr_labels;
 	s32 *label_off;		/* filled in by the size pass */
 	u32 *op_off;		/* offset of each op, filled in likewise */
-	u32 size;		/* code size after tramp_ir_emit() */
+	u32 code_size;		/* code, without the literal pool */
+	u32 size;		/* image bytes used after tramp_ir_emit() */
 };
 
 /* Emission state passed to every hook. */
@@ -191,6 +195,14 @@ struct tramp_ctx {
 	bool overflow;		/* code pass: tried to write past limit */
 	int pass;		/* 0: size, 1: code */
 	const s32 *label_off;	/* size pass: -1 for labels not yet bound */
+	/*
+	 * Literal pool: 64-bit constants placed after the code, 8-byte
+	 * aligned, in order of first use (tramp_literal_disp()).  The size
+	 * pass fills lit[], the code pass looks values up and writes it.
+	 */
+	u64 *lit;
+	u32 nr_lits, max_lits;
+	u32 lit_off;		/* code pass: offset of the pool */
 };
 
 typedef int (*tramp_hook_t)(struct tramp_ctx *c, const struct tramp_op *op);
@@ -206,7 +218,7 @@ struct tramp_target {
 	bool struct_args;	/* BTF_FMODEL_STRUCT_ARG arguments supported */
 	int image_full_err;	/* error when the code does not fit the image */
 	u32 frame_align;	/* frame.size is a multiple of this */
-	u32 nr_saved;		/* callee-saved registers kept in the frame */
+	u32 nr_saved;		/* 8-byte frame slots of the backend's own */
 	u32 patch_size;		/* bytes of TRAMP_OP_PATCH_SITE */
 	u32 branch_align;	/* alignment of fmod_ret's target, 0: none */
 	u32 tail_reserve;	/* image bytes that must stay free at the end */
@@ -237,6 +249,7 @@ const char *tramp_opcode_name(enum tramp_opcode c);
 void tramp_put(struct tramp_ctx *c, const u8 *bytes, u32 len);
 s64 tramp_label_disp(const struct tramp_ctx *c, u32 label, u32 insn_end);
 u32 tramp_align_pad(const struct tramp_ctx *c, u32 align);
+int tramp_literal_disp(struct tramp_ctx *c, u64 value, s64 *disp);
 int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end);
 int tramp_ir_prepare(const struct tramp_target *t, void *im,
 		     void *image, void *image_end,

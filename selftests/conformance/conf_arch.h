@@ -72,5 +72,11 @@ void conf_arch_refusals(struct bpf_tramp_image *im,
 			struct bpf_tramp_links *tl, const struct btf_func_model *m,
 			u32 flags, void (*expect)(const char *, int, int));
 u8 *conf_map_near(unsigned long hint);
+/*
+ * Where to map a second executable region, beyond the reach of a direct
+ * call to the harness's mocks, to run shapes whose calls must take the
+ * backend's far form; 0 when the backend has none (x86: rel32 only).
+ */
+extern const unsigned long conf_far_hint;
 
 #endif /* CONF_ARCH_H */

@@ -22,6 +22,8 @@ const char *const conf_objdump_args = "aarch64-linux-gnu-objdump -D -b binary -m
 /* instructions start at multiples of this */
 const u32 conf_code_align = 4;
 const bool conf_has_rethunk;		/* false: no return thunk, no SLS */
+/* 96 TiB: far beyond BL's 128 MiB from the text at 4 MiB */
+const unsigned long conf_far_hint = 0x600000000000UL;
 const int conf_nr_saved = 11;
 const char *const conf_saved_names[CONF_MAX_SAVED] = {
 	"x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28",
@@ -337,6 +339,8 @@ void conf_arch_encoder_cases(void)
 				CASE(a64_cbz(rt, o), "cbz %s, %s", xr(rt, false),
 				     target(o));
 				CASE(a64_cbnz(rt, o), "cbnz %s, %s", xr(rt, false),
+				     target(o));
+				CASE(a64_ldr_lit(rt, o), "ldr %s, %s", xr(rt, false),
 				     target(o));
 			}
 			CASE(a64_adr(rt, o + (i & 3)), "adr %s, %s", xr(rt, false),

@@ -16,6 +16,7 @@ const char *const conf_objdump_args = "objdump -D -b binary -m i386:x86-64 -M in
 /* instructions start at multiples of this */
 const u32 conf_code_align = 1;
 const bool conf_has_rethunk = true;
+const unsigned long conf_far_hint;	/* calls are rel32: no far form */
 const int conf_nr_saved = 6;
 const char *const conf_saved_names[CONF_MAX_SAVED] = {
 	"rbx", "rbp", "r12", "r13", "r14", "r15",

@@ -116,6 +116,7 @@ struct shape {
 	bool cfi, rethunk, sls;
 	unsigned int variant;	/* picks among the arch's ways to enter */
 	u32 skew;		/* image start offset, exercises ALIGN */
+	bool far;		/* run from the far region, if the arch has one */
 	u64 args[CONF_MAX_ARGS], orig_ret, tcc;
 	const void *func_addr;
 	struct bpf_tramp_image *im;
@@ -433,7 +434,8 @@ static bool model(const struct shape *s, bool retired, u64 *retp)
 
 #define XMEM_SIZE	(64 * 1024)
 #define IMAGE_MAX	4096
-static u8 *xmem;
+/* the region a shape runs from: xmem_near, or xmem_far for s->far */
+static u8 *xmem, *xmem_near, *xmem_far;
 
 static sigjmp_buf crash_jb;
 static volatile int in_generated;
@@ -522,8 +524,9 @@ static void print_shape(FILE *o, const struct shape *s)
 	for (i = 0; i < s->m.nr_args; i++)
 		fprintf(o, "%s%d%s", i ? "," : "", s->m.arg_size[i],
 			s->m.arg_flags[i] & BTF_FMODEL_STRUCT_ARG ? "s" : "");
-	fprintf(o, " nr_regs=%d cfi=%d rethunk=%d sls=%d skew=%u\n", s->nr_regs,
-		s->cfi, s->rethunk, s->sls, s->skew);
+	fprintf(o, " nr_regs=%d cfi=%d rethunk=%d sls=%d skew=%u far=%d\n",
+		s->nr_regs, s->cfi, s->rethunk, s->sls, s->skew,
+		s->far && xmem_far);
 	for (i = 0; i < s->np; i++) {
 		const struct mprog *mp = &s->p[i];
 
@@ -718,7 +721,7 @@ static bool fail_each_alloc(struct shape *s, struct bpf_tramp_links *tl,
 static bool run_shape(struct shape *s)
 {
 	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
-	u8 *stub = xmem, *image, *entry;
+	u8 *stub, *image, *entry;
 	u8 copy[IMAGE_MAX];
 	struct tramp_ir ir;
 	int err, size, n;
@@ -728,6 +731,8 @@ static bool run_shape(struct shape *s)
 	errbuf[0] = 0;
 	nev = nexp = 0;
 	cur = s;
+	xmem = s->far && xmem_far ? xmem_far : xmem_near;
+	stub = xmem;
 	s->skew &= ~(conf_code_align - 1);
 	image = xmem + 4096 + s->skew;
 	env_cfi = s->cfi;
@@ -871,7 +876,9 @@ static void set_prog(struct mprog *mp, int type, u32 sel, u32 id)
 	}
 	mp->prog.jited = (sel / 5) % 2 == 0;
 	mp->enter_ret = enter_vals[(sel / 10 + id) % 4] + ((u64)id << 32);
-	mp->link.cookie = 0xc00c000000000000ULL ^ ((u64)id << 20) ^ sel;
+	/* every fourth shares one value: a backend's literal pool holds it once */
+	mp->link.cookie = sel % 4 == 3 ? 0xc00c00000000c00cULL :
+			  0xc00c000000000000ULL ^ ((u64)id << 20) ^ sel;
 	if (type == BPF_TRAMP_MODIFY_RETURN)
 		mp->ret = (sel + id) % 3 == 0 ? 0x2a + id : 0;
 	else
@@ -993,6 +1000,7 @@ static void systematic(void)
 						s.rethunk = (id >> 1) % 3 == 0;
 						s.sls = (id >> 2) & 1;
 						s.skew = (id * 5) % 16;
+						s.far = id % 3 == 1;
 						finish_shape(&s, id);
 						result(run_shape(&s));
 						id++;
@@ -1048,6 +1056,7 @@ static void random_shapes(const char *group, unsigned int count)
 		s.rethunk = rndn(3) == 0;
 		s.sls = rndn(2);
 		s.skew = rndn(64);
+		s.far = rndn(2);
 		finish_shape(&s, 100000 + i);
 		result(run_shape(&s));
 	}
@@ -1369,6 +1378,15 @@ int main(int argc, char **argv)
 	if (!xmem) {
 		fprintf(stderr, "cannot map executable memory near the harness\n");
 		return 2;
+	}
+	xmem_near = xmem;
+	if (conf_far_hint) {
+		xmem_far = conf_map_near(conf_far_hint);
+		if (!xmem_far) {
+			fprintf(stderr, "cannot map executable memory at %#lx\n",
+				conf_far_hint);
+			return 2;
+		}
 	}
 	setup_signals();
 	make_flagsets();
