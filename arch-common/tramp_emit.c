@@ -68,6 +68,12 @@ int tramp_literal_disp(struct tramp_ctx *c, u64 value, s64 *disp)
 		;
 	if (c->pass == 0) {
 		if (i == c->nr_lits) {
+			/* on first use: backends without a pool never allocate */
+			if (!c->lit)
+				c->lit = tramp_env_zalloc(c->max_lits *
+							  sizeof(*c->lit));
+			if (!c->lit)
+				return -ENOMEM;
 			if (c->nr_lits == c->max_lits)
 				return -E2BIG;
 			c->lit[c->nr_lits++] = value;
@@ -190,11 +196,6 @@ int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end)
 	c.base = image;
 	c.label_off = ir->label_off;
 	c.max_lits = tramp_max_literals(ir);
-	if (c.max_lits) {
-		c.lit = tramp_env_zalloc(c.max_lits * sizeof(*c.lit));
-		if (!c.lit)
-			return -ENOMEM;
-	}
 	err = tramp_pass(ir, &c);
 	if (err)
 		goto out;
