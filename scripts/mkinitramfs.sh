@@ -11,7 +11,7 @@ build=${BUILD_DIR:-$root/build}
 
 case $arch in
 x86_64) busybox=/bin/busybox ;;
-arm64)	busybox=$build/dl/busybox-arm64/bin/busybox ;;
+arm64)	busybox=$build/sysroot-arm64/bin/busybox ;;
 *)	echo "mkinitramfs: unsupported architecture $arch" >&2; exit 2 ;;
 esac
 [ -x "$busybox" ] || { echo "mkinitramfs: $busybox missing (make deps)" >&2; exit 1; }
