@@ -125,7 +125,8 @@ static int load_const(struct tramp_ctx *c, int rd, u64 imm)
  */
 static int call_abs(struct tramp_ctx *c, const void *target)
 {
-	s64 d = (s64)((unsigned long)target - (unsigned long)(c->base + c->off));
+	unsigned long pc = (unsigned long)(c->base + c->off);
+	s64 d = (s64)((unsigned long)target - pc);
 	int err;
 
 	if (d >= -A64_B_RANGE && d < A64_B_RANGE) {

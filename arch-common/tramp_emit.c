@@ -68,7 +68,7 @@ int tramp_literal_disp(struct tramp_ctx *c, u64 value, s64 *disp)
 		;
 	if (c->pass == 0) {
 		if (i == c->nr_lits) {
-			/* on first use: backends without a pool never allocate */
+			/* on first use: no pool, no allocation */
 			if (!c->lit)
 				c->lit = tramp_env_zalloc(c->max_lits *
 							  sizeof(*c->lit));

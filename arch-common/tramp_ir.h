@@ -91,7 +91,7 @@ enum tramp_callee {
 };
 
 enum tramp_cond {
-	TRAMP_COND_KEPT_ZERO,		/* kept result == 0; right after its CALL */
+	TRAMP_COND_KEPT_ZERO,		/* kept result == 0, right after CALL */
 	TRAMP_COND_SLOT_NONZERO,	/* 64-bit slot at off != 0 */
 };
 
