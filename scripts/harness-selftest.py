@@ -116,9 +116,10 @@ def check_report(kind, line):
             "the run fails on a kernel log with: %s" % kind)
 
 
-def two_boots(paths):
-    """vm.cmd_test on arm64 patched (two boots) with canned boots whose
-    call paths are given per boot; the results it would write, per boot."""
+def two_boots(paths, arch="arm64"):
+    """vm.cmd_test on a patched kernel (arm64: two boots, x86_64: one) with
+    canned boots whose call paths are given per boot; the results it would
+    write, per boot."""
     written, saved = [], (vm.boot_results, vm.kaslr_check, vm.write_ktap,
                           vm.log)
     per_boot = iter(paths)
@@ -131,7 +132,7 @@ def two_boots(paths):
         {r[0]: r[1] for r in results}) or "x"
     vm.log = lambda stage, msg: None
     try:
-        vm.cmd_test(argparse.Namespace(arch="arm64", variant="patched",
+        vm.cmd_test(argparse.Namespace(arch=arch, variant="patched",
                                        suite="sleeptest", filter=""))
     finally:
         vm.boot_results, vm.kaslr_check, vm.write_ktap, vm.log = saved
@@ -152,9 +153,21 @@ def check_call_paths():
             "taken and every call site led to its trampoline")
 
 
+def check_call_paths_x86():
+    good = two_boots([["direct", "direct"]], "x86_64")
+    bads = [two_boots(p, "x86_64") for p in (
+        [[]], [["direct", "unknown"]], [["out-of-range"]])]
+    return (len(good) == 1 and
+            good[0].get("call_paths_exercised") == "pass" and
+            all(b[0].get("call_paths_exercised") == "fail" for b in bads),
+            "the x86_64 run checks that a direct call was taken and every "
+            "call site led to its trampoline")
+
+
 def main():
     checks = [check_clean_run, check_hung_case, check_known_log,
-              check_known_log_and_other, check_call_paths] + [
+              check_known_log_and_other, check_call_paths,
+              check_call_paths_x86] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0

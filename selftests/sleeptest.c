@@ -319,7 +319,11 @@ static const char *call_path_observed(const char *fn,
 	return NULL;
 }
 #else
-/* The call rel32 at the entry (after endbr64 with IBT) must reach tramp. */
+/*
+ * The call rel32 at the entry must reach tramp.  With IBT the entry starts
+ * with endbr64, or with the 4-byte nop the kernel seals an endbr64 with
+ * when nothing calls the function indirectly (as in our module).
+ */
 static const char *call_path_observed(const char *fn,
 				      unsigned long long fn_addr,
 				      unsigned long long tramp,
@@ -336,7 +340,8 @@ static const char *call_path_observed(const char *fn,
 				  fn_addr, strerror(-err));
 		return NULL;
 	}
-	if (!memcmp(code, "\xf3\x0f\x1e\xfa", 4))
+	if (!memcmp(code, "\xf3\x0f\x1e\xfa", 4) ||
+	    !memcmp(code, "\x66\x0f\x1f\x00", 4))
 		at = 4;
 	if (code[at] != 0xe8) {
 		call_path_unknown(fn, "no call at the entry %#llx: %02x", fn_addr,
