@@ -41,6 +41,13 @@ extern u32 enclen;
 /* conf_<arch>.c */
 extern const struct tramp_target *const conf_target;
 extern const char *const conf_objdump_args;	/* -m machine [-M options] */
+extern const char *const conf_objdump_comment;	/* where its comments start */
+/*
+ * The argument register that also carries a BPF caller's tail call
+ * counter (riscv64: a6), -1 if none: a shape's counter is then that
+ * argument's value, as it is for any program a trampoline can be on.
+ */
+extern const int conf_tcc_arg;
 extern const u32 conf_code_align;	/* image start alignment */
 extern const bool conf_has_rethunk;	/* return thunk and SLS */
 extern const int conf_nr_saved;

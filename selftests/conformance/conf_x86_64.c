@@ -13,6 +13,8 @@
 
 const struct tramp_target *const conf_target = &tramp_target_x86;
 const char *const conf_objdump_args = "objdump -D -b binary -m i386:x86-64 -M intel";
+const char *const conf_objdump_comment = "//";
+const int conf_tcc_arg = -1;
 /* instructions start at multiples of this */
 const u32 conf_code_align = 1;
 const bool conf_has_rethunk = true;

@@ -959,6 +959,9 @@ static void finish_shape(struct shape *s, u32 id)
 	/* no return thunk or SLS outside x86: draw them, then drop them */
 	if (!conf_has_rethunk)
 		s->rethunk = s->sls = false;
+	/* the counter's register is also an argument's: one value for both */
+	if (conf_tcc_arg >= 0 && s->nr_regs > conf_tcc_arg)
+		s->tcc = s->args[conf_tcc_arg];
 	/* struct_ops programs use the plain pair: enter never returns 0 */
 	if (s->style == STYLE_STRUCT_OPS) {
 		for (i = 0; i < s->np; i++) {
@@ -1233,15 +1236,16 @@ void add_case(int len, const char *fmt, ...)
 	enclen += len;
 }
 
-/* Collapse whitespace runs to one space, drop a "//" comment, and trim. */
+/* Collapse whitespace runs to one space, drop objdump's comment, trim. */
 static void squeeze(char *s)
 {
+	size_t cl = strlen(conf_objdump_comment);
 	char *d = s, *q = s;
 	bool sp = false;
 
 	while (*q == ' ' || *q == '\t')
 		q++;
-	for (; *q && *q != '\n' && !(q[0] == '/' && q[1] == '/'); q++) {
+	for (; *q && *q != '\n' && strncmp(q, conf_objdump_comment, cl); q++) {
 		if (*q == ' ' || *q == '\t') {
 			sp = true;
 			continue;
