@@ -16,7 +16,7 @@ ROOT := $(CURDIR)
 BUILD := $(ROOT)/build
 ARCHS := x86_64 arm64
 # Backends the userspace conformance suite runs (natively or in qemu-user).
-CONF_ARCHS := x86_64 arm64
+CONF_ARCHS := x86_64 arm64 riscv64
 ARCH ?= x86_64
 VARIANT ?= patched
 T ?=

@@ -278,13 +278,6 @@ int a64_op_load_ret(struct tramp_ctx *c, const struct tramp_op *op)
 	return load(c, A64_RET, op->off);
 }
 
-/* Is @op the first operation after the CALL that kept its result? */
-static bool follows_keeping_call(const struct tramp_ctx *c,
-				 const struct tramp_op *op)
-{
-	return op > c->ir->ops && op[-1].code == TRAMP_OP_CALL && op[-1].keep;
-}
-
 /*
  * KEPT_ZERO: cbz x0, L right after the call that kept x0 (the IR puts it
  * there), else ldr x10, [kept slot]; cbz x10, L.
@@ -299,7 +292,7 @@ int a64_op_branch(struct tramp_ctx *c, const struct tramp_op *op)
 	s64 d;
 	int err = 0;
 
-	if (kept && follows_keeping_call(c, op))
+	if (kept && tramp_kept_in_ret(c, op))
 		reg = A64_RET;
 	else
 		err = load(c, A64_SCRATCH, kept ?

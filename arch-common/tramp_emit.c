@@ -43,6 +43,16 @@ s64 tramp_label_disp(const struct tramp_ctx *c, u32 label, u32 insn_end)
 	return (s64)c->label_off[label] - insn_end;
 }
 
+/*
+ * Is @op the operation right after the CALL that kept its result, so that
+ * the return register still holds the kept value?  (The IR puts every
+ * KEPT_ZERO branch there.)
+ */
+bool tramp_kept_in_ret(const struct tramp_ctx *c, const struct tramp_op *op)
+{
+	return op > c->ir->ops && op[-1].code == TRAMP_OP_CALL && op[-1].keep;
+}
+
 /* Bytes of padding that bring the current address to a multiple of align. */
 u32 tramp_align_pad(const struct tramp_ctx *c, u32 align)
 {

@@ -249,6 +249,7 @@ const char *tramp_opcode_name(enum tramp_opcode c);
 void tramp_put(struct tramp_ctx *c, const u8 *bytes, u32 len);
 s64 tramp_label_disp(const struct tramp_ctx *c, u32 label, u32 insn_end);
 u32 tramp_align_pad(const struct tramp_ctx *c, u32 align);
+bool tramp_kept_in_ret(const struct tramp_ctx *c, const struct tramp_op *op);
 int tramp_literal_disp(struct tramp_ctx *c, u64 value, s64 *disp);
 int tramp_ir_emit(struct tramp_ir *ir, void *image, void *image_end);
 int tramp_ir_prepare(const struct tramp_target *t, void *im,

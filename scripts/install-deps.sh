@@ -11,6 +11,7 @@ build=${BUILD_DIR:-$root/build}
 host_pkgs=(linux-source-6.1 build-essential bc flex bison libssl-dev
 	libelf-dev dwarves cpio kmod rsync xz-utils python3 git ccache
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static clang llvm bpftool
 	libbpf-dev zlib1g-dev libzstd-dev busybox-static binutils
 	linux-config-6.1 lld xz-utils patch)

@@ -24,10 +24,13 @@ enum style {
  * Calls fn with the argument registers from regs[], tcc in the register a
  * BPF caller passes the tail call counter in, and conf_saved_want[] in the
  * callee-saved registers; stores those registers into out[0..n-1], then
- * SP after the call and SP before it into out[n], out[n + 1].
+ * SP after the call and SP before it into out[n], out[n + 1] (and the
+ * second return register into out[n + 2], see conf_ret2).
  */
 u64 conf_call(void *fn, const u64 *regs, u64 tcc, u64 *out);
 void conf_orig_asm(void);	/* traced function body: records the tcc reg */
+/* trashes every caller-saved register a call may trash; mocks call it */
+void conf_clobber(void);
 void conf_return_thunk(void);
 extern u64 conf_orig_tcc, conf_thunk_count;
 
@@ -48,6 +51,12 @@ extern const char *const conf_objdump_comment;	/* where its comments start */
  * argument's value, as it is for any program a trampoline can be on.
  */
 extern const int conf_tcc_arg;
+/*
+ * The JIT returns a BPF function's R0 to a BPF caller in a second register
+ * (riscv64: a5): conf_call() stores it in out[n + 2] and the traced body
+ * sets it as such a JIT's epilogue does; the trampoline must return it too.
+ */
+extern const bool conf_ret2;
 extern const u32 conf_code_align;	/* image start alignment */
 extern const bool conf_has_rethunk;	/* return thunk and SLS */
 extern const int conf_nr_saved;

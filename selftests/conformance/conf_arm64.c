@@ -21,6 +21,7 @@ const struct tramp_target *const conf_target = &tramp_target_arm64;
 const char *const conf_objdump_args = "aarch64-linux-gnu-objdump -D -b binary -m aarch64";
 const char *const conf_objdump_comment = "//";
 const int conf_tcc_arg = -1;
+const bool conf_ret2 = false;	/* R0 comes back in the return register */
 /* instructions start at multiples of this */
 const u32 conf_code_align = 4;
 const bool conf_has_rethunk;		/* false: no return thunk, no SLS */

@@ -15,6 +15,7 @@ const struct tramp_target *const conf_target = &tramp_target_x86;
 const char *const conf_objdump_args = "objdump -D -b binary -m i386:x86-64 -M intel";
 const char *const conf_objdump_comment = "//";
 const int conf_tcc_arg = -1;
+const bool conf_ret2 = false;	/* R0 comes back in the return register */
 /* instructions start at multiples of this */
 const u32 conf_code_align = 1;
 const bool conf_has_rethunk = true;

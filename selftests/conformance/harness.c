@@ -178,6 +178,7 @@ static u64 mock_enter(int kind, struct bpf_prog *p, struct bpf_tramp_run_ctx *rc
 {
 	struct mprog *mp = mprog_of(p, "enter");
 
+	conf_clobber();
 	if (!mp)
 		return 0;
 	log_ev(EV_ENTER, kind, p->idx, 0);
@@ -196,6 +197,7 @@ static void mock_exit(int kind, struct bpf_prog *p, u64 start,
 {
 	struct mprog *mp = mprog_of(p, "exit");
 
+	conf_clobber();
 	if (!mp)
 		return;
 	log_ev(EV_EXIT, kind, p->idx, start);
@@ -269,6 +271,7 @@ static u64 mock_prog(int slot, u64 *ctx, const void *insnsi)
 	struct mprog *mp;
 	int i, n;
 
+	conf_clobber();
 	if (slot >= cur->np) {
 		errf("program slot %d called, shape has %d\n", slot, cur->np);
 		return 0;
@@ -597,7 +600,7 @@ static void links_of(struct shape *s, struct bpf_tramp_links *tl)
 
 static bool exec_once(struct shape *s, void *entry, bool retired)
 {
-	u64 sentinel[CONF_MAX_SAVED], out[CONF_MAX_SAVED + 2], ret, want;
+	u64 sentinel[CONF_MAX_SAVED], out[CONF_MAX_SAVED + 3], ret, want;
 	int ns = conf_nr_saved;
 	bool ret_known;
 	size_t errstart = errlen;
@@ -661,6 +664,10 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 	if (ret_known && ret != want)
 		errf("returned %#llx, want %#llx\n", (unsigned long long)ret,
 		     (unsigned long long)want);
+	if (conf_ret2 && ret_known && s->style != STYLE_STRUCT_OPS &&
+	    out[ns + 2] != want)
+		errf("returned %#llx to a BPF caller, want %#llx\n",
+		     (unsigned long long)out[ns + 2], (unsigned long long)want);
 	if (s->rethunk && conf_thunk_count != 1)
 		errf("return thunk used %llu times\n",
 		     (unsigned long long)conf_thunk_count);

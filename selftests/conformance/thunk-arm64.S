@@ -93,6 +93,33 @@ conf_orig_asm:
 	ret
 	.size conf_orig_asm, .-conf_orig_asm
 
+/* Trashes the caller-saved registers a call may trash. */
+	.globl conf_clobber
+	.type conf_clobber, %function
+conf_clobber:
+	hint	#34			/* bti c */
+	movz	x0, #0xdead
+	movk	x0, #0xbeef, lsl #48
+	mov	x1, x0
+	mov	x2, x0
+	mov	x3, x0
+	mov	x4, x0
+	mov	x5, x0
+	mov	x6, x0
+	mov	x7, x0
+	mov	x8, x0
+	mov	x9, x0
+	mov	x10, x0
+	mov	x11, x0
+	mov	x12, x0
+	mov	x13, x0
+	mov	x14, x0
+	mov	x15, x0
+	mov	x16, x0
+	mov	x17, x0
+	ret
+	.size conf_clobber, .-conf_clobber
+
 /* No return thunk on arm64; defined so the harness links. */
 	.globl conf_return_thunk
 	.type conf_return_thunk, %function

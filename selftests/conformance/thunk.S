@@ -71,6 +71,22 @@ conf_orig_asm:
 	jmp	conf_orig_c
 	.size conf_orig_asm, .-conf_orig_asm
 
+/* Trashes the caller-saved registers a call may trash (RAX is the result). */
+	.globl conf_clobber
+	.type conf_clobber, @function
+conf_clobber:
+	mov	rcx, 0xdeadbeefdead0001
+	mov	rdx, rcx
+	mov	rsi, rcx
+	mov	rdi, rcx
+	mov	r8, rcx
+	mov	r9, rcx
+	mov	r10, rcx
+	mov	r11, rcx
+	mov	rax, rcx
+	ret
+	.size conf_clobber, .-conf_clobber
+
 /* Stand-in for x86_return_thunk. */
 	.globl conf_return_thunk
 	.type conf_return_thunk, @function
