@@ -109,7 +109,7 @@ enum tramp_reach {
 #define TRAMP_NEAR_REACH	64
 
 /* Literal pool: how far a PC-relative load must reach (arm64 LDR: 1 MiB). */
-#define TRAMP_LIT_REACH		(1u << 20)
+#define TRAMP_LIT_REACH		0x100000
 
 /* How the traced function is found for TRAMP_OP_CALL_ORIG. */
 enum tramp_orig {

@@ -42,9 +42,9 @@ def main():
         unexpected = []
         for level, typ, msg, f, ln in findings:
             where = "%s:%s" % (f, ln) if f else "commit message"
-            if (typ, f) in ex:
+            if (typ, f or "-") in ex:
                 print("checkpatch: %s: expected %s %s at %s (%s)"
-                      % (p, level, typ, where, ex[(typ, f)]))
+                      % (p, level, typ, where, ex[(typ, f or "-")]))
             else:
                 unexpected.append("%s:%s at %s: %s" % (level, typ, where,
                                                       msg))
