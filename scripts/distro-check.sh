@@ -38,14 +38,14 @@ fetch_configs() {
 		[ -f "$cfgdir/config.amd64_none_amd64.xz" ] && return 0
 	mkdir -p "$cfgdir/arm64"
 	# The amd64 configs come with the installed package (make deps); the
-	# arm64 ones from the arm64 package, unpacked, not installed.
+	# arm64 ones from the arm64 package, unpacked through a private apt
+	# configuration (foreign-sysroot.sh), not installed.
 	cp /usr/src/linux-config-6.1/config.amd64_none_amd64.xz "$cfgdir/"
-	(cd "$cfgdir/arm64" && rm -f ./*.deb &&
-		apt-get download linux-config-6.1:arm64 2>&1 |
-		grep -v '^W: Download is performed unsandboxed' || true)
-	deb=$(ls "$cfgdir"/arm64/linux-config-6.1_*_arm64.deb 2>/dev/null | head -1)
-	[ -n "$deb" ] || { echo "distro-check: could not download linux-config-6.1:arm64" >&2; return 1; }
-	dpkg-deb -x "$deb" "$cfgdir/arm64/x"
+	"$root/scripts/foreign-sysroot.sh" arm64 bookworm "$cfgdir/arm64/x" \
+		linux-config-6.1 || {
+		echo "distro-check: could not fetch linux-config-6.1 for arm64" >&2
+		return 1
+	}
 	cp "$cfgdir/arm64/x/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" "$cfgdir/"
 }
 
