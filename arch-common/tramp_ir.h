@@ -235,6 +235,7 @@ struct tramp_target {
 extern const struct tramp_target tramp_target_stub;
 extern const struct tramp_target tramp_target_x86;
 extern const struct tramp_target tramp_target_arm64;
+extern const struct tramp_target tramp_target_riscv64;
 
 /* tramp_ir.c */
 int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
