@@ -2,9 +2,9 @@
 #
 # Portable sleepable BPF trampolines for Linux 6.1: build and test harness.
 #
-#   make run     build the patched kernels (x86_64, arm64), boot each in QEMU,
+#   make run     build the patched kernels (x86_64, arm64, riscv64), boot each,
 #                run the sleepable-program suite, print arch x case table
-#   make test    what CI runs: stock and patched, both architectures,
+#   make test    what CI runs: stock and patched, three architectures,
 #                conformance suite; ends with "N passed, M failed, K skipped"
 #   make help    everything else
 #
@@ -14,7 +14,7 @@
 SHELL := /bin/bash
 ROOT := $(CURDIR)
 BUILD := $(ROOT)/build
-ARCHS := x86_64 arm64
+ARCHS := x86_64 arm64 riscv64
 # Backends the userspace conformance suite runs (natively or in qemu-user).
 CONF_ARCHS := x86_64 arm64 riscv64
 ARCH ?= x86_64
@@ -32,6 +32,7 @@ VM_JOBS ?= $(shell nproc)
 # runs the 2,000 rounds per case the churn test was specified with.
 CHURN_ROUNDS_x86_64 ?= 100
 CHURN_ROUNDS_arm64 ?= 50
+CHURN_ROUNDS_riscv64 ?= 50
 CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
 # attach_detach_stress: rounds of attach and detach per thread (two
@@ -43,6 +44,7 @@ KASAN_CHURN_ROUNDS ?= 2000
 #	VM_TIMEOUT=6000
 STRESS_ROUNDS_x86_64 ?= 500
 STRESS_ROUNDS_arm64 ?= 10
+STRESS_ROUNDS_riscv64 ?= 10
 STRESS_ROUNDS ?= $(STRESS_ROUNDS_$(ARCH))
 BENCH_TIMEOUT ?= 900
 PY := python3
@@ -177,11 +179,15 @@ guests: check-arch source
 BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
 	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64) \
 	STRESS_ROUNDS_x86_64=$(STRESS_ROUNDS_x86_64) \
-	STRESS_ROUNDS_arm64=$(STRESS_ROUNDS_arm64)
+	STRESS_ROUNDS_arm64=$(STRESS_ROUNDS_arm64) \
+	CHURN_ROUNDS_riscv64=$(CHURN_ROUNDS_riscv64) \
+	STRESS_ROUNDS_riscv64=$(STRESS_ROUNDS_riscv64)
 BOOT_RUNS = scripts/run-boots.sh $(VM_JOBS) $(VM_TIMEOUT) $(KSELFTEST_TIMEOUT)
 RUNS_patched := test:patched:arm64 kselftest:patched:arm64 \
+	test:patched:riscv64 kselftest:patched:riscv64 \
 	test:patched:x86_64 kselftest:patched:x86_64
 RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
+	test:stock:riscv64 kselftest:stock:riscv64 \
 	test:stock:x86_64 kselftest:stock:x86_64
 
 run: source

@@ -117,7 +117,7 @@ def check_report(kind, line):
 
 
 def two_boots(paths, arch="arm64"):
-    """vm.cmd_test on a patched kernel (arm64: two boots, x86_64: one) with
+    """vm.cmd_test on a patched kernel (arm64: two boots, others: one) with
     canned boots whose call paths are given per boot; the results it would
     write, per boot."""
     written, saved = [], (vm.boot_results, vm.kaslr_check, vm.write_ktap,
@@ -153,21 +153,22 @@ def check_call_paths():
             "taken and every call site led to its trampoline")
 
 
-def check_call_paths_x86():
-    good = two_boots([["direct", "direct"]], "x86_64")
-    bads = [two_boots(p, "x86_64") for p in (
+def check_call_paths_one_boot(arch):
+    good = two_boots([["direct", "direct"]], arch)
+    bads = [two_boots(p, arch) for p in (
         [[]], [["direct", "unknown"]], [["out-of-range"]])]
     return (len(good) == 1 and
             good[0].get("call_paths_exercised") == "pass" and
             all(b[0].get("call_paths_exercised") == "fail" for b in bads),
-            "the x86_64 run checks that a direct call was taken and every "
-            "call site led to its trampoline")
+            "the %s run checks that a direct call was taken and every "
+            "call site led to its trampoline" % arch)
 
 
 def main():
     checks = [check_clean_run, check_hung_case, check_known_log,
               check_known_log_and_other, check_call_paths,
-              check_call_paths_x86] + [
+              lambda: check_call_paths_one_boot("x86_64"),
+              lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0

@@ -7,7 +7,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-archs=("${@:-x86_64 arm64}")
+archs=("${@:-x86_64 arm64 riscv64}")
 read -r -a archs <<< "${archs[*]}"
 tree=$build/patched/linux
 python3 "$root/scripts/source.py" prepare || exit 1

@@ -13,7 +13,7 @@ from vm import SUITES, BOOTS, DEFAULT_BOOTS  # scripts/vm.py, next to this
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(os.environ.get("BUILD_DIR",
                                       os.path.join(ROOT, "build")), "results")
-ARCHS = ["x86_64", "arm64"]
+ARCHS = ["x86_64", "arm64", "riscv64"]
 
 
 def read_ktap(path):

@@ -318,6 +318,45 @@ static const char *call_path_observed(const char *fn,
 			  pc, to, tramp);
 	return NULL;
 }
+#elif defined(__riscv)
+/*
+ * The 8-byte call site at the entry, "auipc t0, hi; jalr t0, lo(t0)",
+ * must reach tramp: a function with other ftrace users is reported as
+ * shared before this is asked, and every trampoline is within reach of
+ * every call site, so there is no out-of-range path on riscv64.
+ */
+static const char *call_path_observed(const char *fn,
+				      unsigned long long fn_addr,
+				      unsigned long long tramp,
+				      const struct call_targets *ct)
+{
+	unsigned long long to;
+	__u32 insn[2];
+	int err;
+
+	err = kcore_read(fn_addr, insn, sizeof(insn));
+	if (err) {
+		call_path_unknown(fn, "reading %#llx through /proc/kcore: %s",
+				  fn_addr, strerror(-err));
+		return NULL;
+	}
+	/* auipc t0 (rd 5); jalr t0, lo(t0) (rd 5, rs1 5, funct3 0) */
+	if ((insn[0] & 0xfff) != 0x297 || (insn[1] & 0xfffff) != 0x282e7) {
+		call_path_unknown(fn, "no auipc/jalr t0 pair at the entry "
+				  "%#llx: %08x %08x", fn_addr, insn[0],
+				  insn[1]);
+		return NULL;
+	}
+	to = fn_addr + (long long)(__s32)(insn[0] & 0xfffff000) +
+	     ((__s32)insn[1] >> 20);
+	if (to == tramp)
+		return "direct";
+	if (to == ct->regs_caller)
+		return "out-of-range";
+	call_path_unknown(fn, "the call at %#llx goes to %#llx, not the "
+			  "trampoline %#llx", fn_addr, to, tramp);
+	return NULL;
+}
 #else
 /*
  * The call rel32 at the entry must reach tramp.  With IBT the entry starts
