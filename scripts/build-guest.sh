@@ -25,6 +25,7 @@ make -s -C "$obj" ARCH="$KARCH" "${TOOLCHAIN[@]}" M="$mod" modules \
 case $arch in
 x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
+riscv64) qemu-riscv64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 esac
 mv "$out/cases.txt.tmp" "$out/cases.txt"
 extra=("$mod/sleeptest_mod.ko")

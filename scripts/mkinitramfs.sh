@@ -12,6 +12,7 @@ build=${BUILD_DIR:-$root/build}
 case $arch in
 x86_64) busybox=/bin/busybox ;;
 arm64)	busybox=$build/sysroot-arm64/bin/busybox ;;
+riscv64) busybox=$build/sysroot-riscv64/usr/bin/busybox ;;
 *)	echo "mkinitramfs: unsupported architecture $arch" >&2; exit 2 ;;
 esac
 [ -x "$busybox" ] || { echo "mkinitramfs: $busybox missing (make deps)" >&2; exit 1; }

@@ -28,6 +28,9 @@
 #define SYSCALL_PREFIX "__x64_sys_"
 #elif defined(__aarch64__)
 #define SYSCALL_PREFIX "__arm64_sys_"
+#elif defined(__riscv)
+/* 6.1 riscv has no syscall wrappers: its sys_*() are the __se_sys_*() */
+#define SYSCALL_PREFIX "__se_sys_"
 #else
 #error "add this architecture's syscall wrapper prefix"
 #endif
