@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libbpf-glue, user space side: what a tool needs to run one BPF object on
+ * x86_64, arm64 and riscv64 kernels.
+ *
+ *  - Syscall entry points for fentry/fexit/fmod_ret (and kprobes): the name
+ *    of the function a syscall enters through differs per architecture and
+ *    kernel, and so does what it takes.  On 6.1:
+ *      x86_64   __x64_sys_NAME(const struct pt_regs *regs)
+ *      arm64    __arm64_sys_NAME(const struct pt_regs *regs)
+ *      riscv64  __se_sys_NAME(long arg1, long arg2, ...)  (no wrappers)
+ *    A syscall without arguments differs again: x86_64's __x64_sys_NAME is
+ *    then only an alias of __do_sys_NAME, which BTF and ftrace know under
+ *    the latter name; riscv64 has sys_NAME(void).  glue_syscall_resolve()
+ *    finds the function in the running kernel's BTF and says which way it
+ *    takes its arguments; glue.bpf.h reads them on the BPF side.
+ *
+ * Link with libbpf.  Nothing here keeps state between calls.
+ */
+#ifndef LIBBPF_GLUE_H
+#define LIBBPF_GLUE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+struct btf;
+
+/*
+ * The compile-time architecture's choice, used first when resolving and
+ * alone when the kernel has no BTF.  GLUE_SYSCALL_TAKES_REGS matches the
+ * BPF side's (glue.bpf.h) for objects built for the same architecture.
+ */
+#if defined(__x86_64__)
+#define GLUE_SYSCALL_PREFIX "__x64_sys_"
+#define GLUE_SYSCALL_TAKES_REGS 1
+#elif defined(__aarch64__)
+#define GLUE_SYSCALL_PREFIX "__arm64_sys_"
+#define GLUE_SYSCALL_TAKES_REGS 1
+#elif defined(__riscv) && __riscv_xlen == 64
+#define GLUE_SYSCALL_PREFIX "__se_sys_"
+#define GLUE_SYSCALL_TAKES_REGS 0
+#else
+#error "libbpf-glue: add this architecture's syscall entry prefix"
+#endif
+
+#define GLUE_NAME_MAX 64
+
+struct glue_syscall {
+	char fn[GLUE_NAME_MAX];	/* the function to attach to */
+	__u32 btf_id;		/* its BTF_KIND_FUNC in vmlinux BTF; 0: guessed */
+	int nr_params;		/* its parameters per BTF; -1: guessed */
+	bool regs;		/* takes the caller's struct pt_regs *, not
+				 * the syscall's arguments */
+};
+
+/*
+ * Resolve syscall @name ("getpgid", without any prefix) to the function
+ * its calls enter through, looked up in @vmlinux (vmlinux BTF; NULL: the
+ * running kernel's, loaded and freed here).  Candidates, first found wins:
+ * the compile-time architecture's prefix, the other architectures'
+ * wrapper prefixes, "__se_sys_", "sys_", "__do_sys_".
+ *
+ * Returns 0 and fills @sc from BTF; otherwise fills @sc with the
+ * compile-time guess (GLUE_SYSCALL_PREFIX name, btf_id 0, nr_params -1),
+ * still usable by name, e.g. for a kprobe, and returns -ENOENT if BTF has
+ * no candidate, -ENAMETOOLONG, or the error of loading BTF.
+ */
+int glue_syscall_resolve(const struct btf *vmlinux, const char *name,
+			 struct glue_syscall *sc);
+
+#endif /* LIBBPF_GLUE_H */
