@@ -15,6 +15,12 @@
  *    finds the function in the running kernel's BTF and says which way it
  *    takes its arguments; glue.bpf.h reads them on the BPF side.
  *
+ *  - glue_probe_attach_kinds(): whether fentry, fentry.s and lsm.s
+ *    programs attach on the running kernel, and the errno if not, so a
+ *    tool can fall back to kprobes (stock 6.1 arm64 and riscv64 load such
+ *    programs but fail every attach to a kernel function with -524,
+ *    ENOTSUPP).
+ *
  * Link with libbpf.  Nothing here keeps state between calls.
  */
 #ifndef LIBBPF_GLUE_H
@@ -67,5 +73,57 @@ struct glue_syscall {
  */
 int glue_syscall_resolve(const struct btf *vmlinux, const char *name,
 			 struct glue_syscall *sc);
+
+/* The trampoline attach kinds glue_probe_attach_kinds() tries. */
+enum glue_attach_kind {
+	GLUE_FENTRY,		/* fentry on a syscall entry */
+	GLUE_FENTRY_S,		/* fentry.s (BPF_F_SLEEPABLE) on the same */
+	GLUE_LSM_S,		/* lsm.s on bprm_committed_creds */
+	GLUE_NR_ATTACH_KINDS,
+};
+
+#define GLUE_KIND_BIT(kind) (1U << (kind))
+
+/* Where a probe stopped. */
+enum glue_stage {
+	GLUE_STAGE_DONE,	/* attached, then detached: the kind works */
+	GLUE_STAGE_TARGET,	/* no vmlinux BTF, or no target function in it */
+	GLUE_STAGE_LOAD,	/* BPF_PROG_LOAD failed */
+	GLUE_STAGE_ATTACH,	/* loaded, the attach failed */
+};
+
+struct glue_attach_result {
+	int err;			/* 0 if the kind works, else -errno */
+	enum glue_stage stage;
+	char target[GLUE_NAME_MAX];	/* the kernel function tried */
+	char detail[128];		/* last verifier log line on a load
+					 * failure, else empty */
+};
+
+struct glue_attach_support {
+	struct glue_attach_result kind[GLUE_NR_ATTACH_KINDS];
+};
+
+/*
+ * Load a program of @kind made of "r0 = 0; exit" against the running
+ * kernel's BTF (@vmlinux, or NULL to load it here), attach it with
+ * BPF_LINK_CREATE (BPF_RAW_TRACEPOINT_OPEN where the kernel has no tracing
+ * links), and close everything again.  Fills @res; returns res->err.
+ * Needs the privileges a real attach needs (CAP_BPF and CAP_PERFMON, or
+ * CAP_SYS_ADMIN); without them the answer is that error.
+ */
+int glue_probe_attach_kind(enum glue_attach_kind kind,
+			   const struct btf *vmlinux,
+			   struct glue_attach_result *res);
+
+/*
+ * Every kind: fills @sup and returns the set that works, as
+ * GLUE_KIND_BIT()s.  On a stock 6.1 arm64 or riscv64 kernel that is 0 and
+ * each kind says -524 (ENOTSUPP) at GLUE_STAGE_ATTACH.
+ */
+unsigned int glue_probe_attach_kinds(struct glue_attach_support *sup);
+
+const char *glue_attach_kind_name(enum glue_attach_kind kind);
+const char *glue_stage_name(enum glue_stage stage);
 
 #endif /* LIBBPF_GLUE_H */
