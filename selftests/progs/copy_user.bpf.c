@@ -15,10 +15,10 @@ int monitored_pid;
 struct copy_result results[5];
 
 SEC("fentry.s")
-int BPF_PROG(copy_from_arg, struct pt_regs *regs)
+int BPF_PROG(copy_from_arg)
 {
-	void *ptr = (void *)PT_REGS_PARM1_CORE(regs);
-	long len = PT_REGS_PARM2_CORE(regs);
+	void *ptr = (void *)GLUE_SYSCALL_ARG(ctx, 1);
+	long len = GLUE_SYSCALL_ARG(ctx, 2);
 	struct copy_result *r;
 	__u64 value = 0xdeadbeefdeadbeefULL, t0;
 	long idx = -len;

@@ -18,6 +18,9 @@ struct sleep_record fentry_s_rec, fexit_s_rec, fmod_ret_s_rec;
 long fentry_hits, fexit_hits, fmod_ret_hits;
 __u64 fentry_cookie;		/* count_fentry's, on its last run */
 
+/* setdomainname(name, len)'s result, for fexit.s and fmod_ret.s */
+#define SETDOMAINNAME_RET(ctx) GLUE_SYSCALL_RET(ctx, 2)
+
 SEC("fentry.s")
 int BPF_PROG(sleep_fentry_s)
 {
@@ -26,16 +29,17 @@ int BPF_PROG(sleep_fentry_s)
 }
 
 SEC("fexit.s")
-int BPF_PROG(sleep_fexit_s, struct pt_regs *regs, long ret)
+int BPF_PROG(sleep_fexit_s)
 {
-	sleep_on_gate(ctx, &fexit_s_rec, ret, from_test(monitored_pid));
+	sleep_on_gate(ctx, &fexit_s_rec, SETDOMAINNAME_RET(ctx),
+		      from_test(monitored_pid));
 	return 0;
 }
 
 SEC("fmod_ret.s")
-int BPF_PROG(sleep_fmod_ret_s, struct pt_regs *regs, long ret)
+int BPF_PROG(sleep_fmod_ret_s)
 {
-	return sleep_on_gate(ctx, &fmod_ret_s_rec, ret,
+	return sleep_on_gate(ctx, &fmod_ret_s_rec, SETDOMAINNAME_RET(ctx),
 			     from_test(monitored_pid)) ? forced_ret : 0;
 }
 

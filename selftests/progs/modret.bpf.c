@@ -22,12 +22,12 @@ __u64 fexit_user_value;
 __u64 modret_user_value;
 
 SEC("fexit.s")
-int BPF_PROG(getpgid_exit, struct pt_regs *regs, long ret)
+int BPF_PROG(getpgid_exit)
 {
 	if (!from_test(monitored_pid))
 		return 0;
-	fexit_arg = PT_REGS_PARM1_CORE(regs);
-	fexit_ret = ret;
+	fexit_arg = GLUE_SYSCALL_ARG(ctx, 1);
+	fexit_ret = GLUE_SYSCALL_RET(ctx, 1);	/* getpgid(pid) */
 	bpf_copy_from_user(&fexit_user_value, sizeof(fexit_user_value),
 			   (void *)user_addr);
 	fexit_calls++;
@@ -35,9 +35,9 @@ int BPF_PROG(getpgid_exit, struct pt_regs *regs, long ret)
 }
 
 SEC("fmod_ret.s")
-int BPF_PROG(getsid_modret, struct pt_regs *regs, long ret)
+int BPF_PROG(getsid_modret)
 {
-	if (!from_test(monitored_pid) || PT_REGS_PARM1_CORE(regs) != magic_arg)
+	if (!from_test(monitored_pid) || GLUE_SYSCALL_ARG(ctx, 1) != magic_arg)
 		return 0;
 	bpf_copy_from_user(&modret_user_value, sizeof(modret_user_value),
 			   (void *)user_addr);

@@ -18,7 +18,7 @@ __u64 user_addr;
 __u64 user_value;
 
 SEC("fentry.s")
-int BPF_PROG(entry_sleepable, struct pt_regs *regs)
+int BPF_PROG(entry_sleepable)
 {
 	if (!from_test(monitored_pid))
 		return 0;
@@ -28,7 +28,7 @@ int BPF_PROG(entry_sleepable, struct pt_regs *regs)
 }
 
 SEC("fentry")
-int BPF_PROG(entry_normal, struct pt_regs *regs)
+int BPF_PROG(entry_normal)
 {
 	if (from_test(monitored_pid))
 		seen_normal = __sync_fetch_and_add(&clock, 1);
@@ -36,7 +36,7 @@ int BPF_PROG(entry_normal, struct pt_regs *regs)
 }
 
 SEC("fexit")
-int BPF_PROG(exit_normal, struct pt_regs *regs, long ret)
+int BPF_PROG(exit_normal)
 {
 	if (from_test(monitored_pid))
 		seen_exit = __sync_fetch_and_add(&clock, 1);

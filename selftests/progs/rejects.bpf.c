@@ -51,15 +51,15 @@ int BPF_PROG(fentry_s_vfs_read, struct file *file)
 
 /* A sleepable helper in a program that cannot sleep. */
 SEC("fentry")
-int BPF_PROG(copy_in_nonsleepable, struct pt_regs *regs)
+int BPF_PROG(copy_in_nonsleepable)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
 /* A map type 6.1 keeps away from sleepable programs. */
 SEC("fentry.s")
-int BPF_PROG(sleepable_uses_trie, struct pt_regs *regs)
+int BPF_PROG(sleepable_uses_trie)
 {
 	struct lpm_key key = { .prefixlen = 32, .addr = 1 };
 
@@ -68,7 +68,7 @@ int BPF_PROG(sleepable_uses_trie, struct pt_regs *regs)
 
 /* The map types 6.1 allows a sleepable program: this one must load. */
 SEC("fentry.s")
-int BPF_PROG(sleepable_allowed_maps, struct pt_regs *regs)
+int BPF_PROG(sleepable_allowed_maps)
 {
 	__u32 key = 0;
 	__u64 *v;
@@ -158,10 +158,10 @@ int BPF_PROG(lsm_cgroup_file_open, struct file *file)
 
 /* Sleeping helpers in programs that cannot sleep. */
 SEC("fentry")
-int BPF_PROG(copy_task_nonsleepable, struct pt_regs *regs)
+int BPF_PROG(copy_task_nonsleepable)
 {
 	bpf_copy_from_user_task(buf, sizeof(buf),
-				(void *)PT_REGS_PARM1_CORE(regs),
+				(void *)GLUE_SYSCALL_ARG(ctx, 1),
 				bpf_get_current_task_btf(), 0);
 	return 0;
 }

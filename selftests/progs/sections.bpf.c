@@ -11,23 +11,23 @@ char _license[] SEC("license") = "GPL";
 char buf[8];
 
 SEC("fentry.s")
-int BPF_PROG(sec_fentry_s, struct pt_regs *regs)
+int BPF_PROG(sec_fentry_s)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
 SEC("fexit.s")
-int BPF_PROG(sec_fexit_s, struct pt_regs *regs, long ret)
+int BPF_PROG(sec_fexit_s)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
 SEC("fmod_ret.s")
-int BPF_PROG(sec_fmod_ret_s, struct pt_regs *regs, long ret)
+int BPF_PROG(sec_fmod_ret_s)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
@@ -40,23 +40,23 @@ int BPF_PROG(sec_lsm_s, struct linux_binprm *bprm)
 
 /* The same bodies under the non-sleepable section names: refused. */
 SEC("fentry")
-int BPF_PROG(twin_fentry, struct pt_regs *regs)
+int BPF_PROG(twin_fentry)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
 SEC("fexit")
-int BPF_PROG(twin_fexit, struct pt_regs *regs, long ret)
+int BPF_PROG(twin_fexit)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
 SEC("fmod_ret")
-int BPF_PROG(twin_fmod_ret, struct pt_regs *regs, long ret)
+int BPF_PROG(twin_fmod_ret)
 {
-	bpf_copy_from_user(buf, sizeof(buf), (void *)PT_REGS_PARM1_CORE(regs));
+	bpf_copy_from_user(buf, sizeof(buf), (void *)GLUE_SYSCALL_ARG(ctx, 1));
 	return 0;
 }
 
