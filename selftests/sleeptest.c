@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <elf.h>
 
+#include "glue.h"
 #include "attach.skel.h"
 
 /* libbpf's messages for the current case, shown when it fails. */
@@ -59,14 +60,49 @@ void diag(const char *fmt, ...)
 		printf("# %s\n", line);
 }
 
+/*
+ * The function syscall @name enters through on this kernel, as
+ * libbpf-glue finds it in vmlinux BTF (once per name).  If it cannot, the
+ * compile-time guess, and the cases that use it fail with their errors.
+ */
 char *sys_fn(const char *name)
 {
-	static char buf[8][64];
-	static int slot;
-	char *s = buf[slot++ % 8];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		char name[32];
+		struct glue_syscall sc;
+	} cache[16];
+	static struct btf *vmlinux;
+	static int nr;
+	char *fn = NULL;
+	int i, err;
 
-	snprintf(s, 64, SYSCALL_PREFIX "%s", name);
-	return s;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nr && !fn; i++)
+		if (!strcmp(cache[i].name, name))
+			fn = cache[i].sc.fn;
+	if (fn)
+		goto out;
+	if (nr == (int)(sizeof(cache) / sizeof(cache[0])) ||
+	    strlen(name) >= sizeof(cache[0].name)) {
+		diag("sys_fn: no room for %s", name);
+		fn = (char *)"sys_fn-no-room";
+		goto out;
+	}
+	if (!vmlinux)
+		vmlinux = btf__load_vmlinux_btf();
+	if (vmlinux)
+		err = glue_syscall_resolve(vmlinux, name, &cache[nr].sc);
+	else
+		err = glue_syscall_resolve(NULL, name, &cache[nr].sc);
+	if (err)
+		diag("sys_fn: %s: %d (%s): using %s", name, err,
+		     strerror(-err), cache[nr].sc.fn);
+	strcpy(cache[nr].name, name);
+	fn = cache[nr++].sc.fn;
+out:
+	pthread_mutex_unlock(&lock);
+	return fn;
 }
 
 int attach_prog(struct bpf_program *prog, struct bpf_link **link)

@@ -24,17 +24,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#if defined(__x86_64__)
-#define SYSCALL_PREFIX "__x64_sys_"
-#elif defined(__aarch64__)
-#define SYSCALL_PREFIX "__arm64_sys_"
-#elif defined(__riscv)
-/* 6.1 riscv has no syscall wrappers: its sys_*() are the __se_sys_*() */
-#define SYSCALL_PREFIX "__se_sys_"
-#else
-#error "add this architecture's syscall wrapper prefix"
-#endif
-
 /* The function tracer's filter; see set_ftrace_filter() in sleeptest.c. */
 #define FTRACE_FILTER "/sys/kernel/tracing/set_ftrace_filter"
 
