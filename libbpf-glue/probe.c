@@ -93,15 +93,25 @@ static int find_target(enum glue_attach_kind kind, const struct btf *vmlinux,
 	return 0;
 }
 
-/* Keep the verifier log's last non-empty line. */
-static void last_log_line(char *log, char *out, size_t len)
+/*
+ * The verifier's reason: the log's last line, before the statistics it
+ * ends with ("processed N insns ...", "verification time ...").
+ */
+static void log_reason(char *log, char *out, size_t len)
 {
-	char *end = log + strlen(log), *start;
+	char *end = log + strlen(log), *line;
 
-	while (end > log && (end[-1] == '\n' || end[-1] == ' '))
-		*--end = 0;
-	start = strrchr(log, '\n');
-	snprintf(out, len, "%s", start ? start + 1 : log);
+	for (;;) {
+		while (end > log && (end[-1] == '\n' || end[-1] == ' '))
+			*--end = 0;
+		line = strrchr(log, '\n');
+		line = line ? line + 1 : log;
+		if (line == log || (strncmp(line, "processed ", 10) &&
+				    strncmp(line, "verification time", 17)))
+			break;
+		end = line;
+	}
+	snprintf(out, len, "%s", line);
 }
 
 static int load(const struct kind_desc *d, __u32 btf_id,
@@ -132,7 +142,7 @@ static int load(const struct kind_desc *d, __u32 btf_id,
 		snprintf(res->detail, sizeof(res->detail),
 			 "loaded when retried with a verifier log");
 	} else {
-		last_log_line(log, res->detail, sizeof(res->detail));
+		log_reason(log, res->detail, sizeof(res->detail));
 	}
 	return fd;
 }
