@@ -13,8 +13,10 @@
  * This file holds main(), the table of cases, the runner and the helpers
  * more than one area uses; the cases are in seeds.c (the seeds'
  * sleepable-program promises), refusals.c (programs the verifier must
- * refuse), attach.c (the attach mechanism) and churn.c (trampoline
- * churn); bench.c is the benchmark.  sleeptest.h declares what they share.
+ * refuse), attach.c (the attach mechanism), churn.c (trampoline churn)
+ * and the other areas' files (README.md lists them), glue.c among them
+ * (libbpf-glue's cases); bench.c is the benchmark.  sleeptest.h declares
+ * what they share.
  */
 #include "sleeptest.h"
 #include <bpf/btf.h>
@@ -723,6 +725,12 @@ static const struct test_case cases[] = {
 	{ "reject_fentry_and_freplace", test_reject_fentry_and_freplace },
 	{ "sleepable_allowed_maps_load", test_sleepable_allowed_maps_load },
 	{ "section_names_sleepable", test_section_names_sleepable },
+	{ "glue_syscall_names", test_glue_syscall_names },
+	{ "glue_syscall_args_fentry", test_glue_syscall_args_fentry },
+	{ "glue_syscall_args_kprobe", test_glue_syscall_args_kprobe },
+	{ "glue_probe_matches_attach", test_glue_probe_matches_attach },
+	{ "glue_probe_leaves_nothing", test_glue_probe_leaves_nothing },
+	{ "glue_fallback_kprobe", test_glue_fallback_kprobe },
 	{ "attach_detach_while_running", test_attach_detach_while_running },
 	{ "function_tracer_and_trampoline",
 	  test_function_tracer_and_trampoline },

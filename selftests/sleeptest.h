@@ -144,4 +144,12 @@ void test_attach_detach_stress(void);
 /* oom.c */
 void test_alloc_failure_attach_detach(void);
 
+/* glue.c */
+void test_glue_syscall_names(void);
+void test_glue_syscall_args_fentry(void);
+void test_glue_syscall_args_kprobe(void);
+void test_glue_probe_matches_attach(void);
+void test_glue_probe_leaves_nothing(void);
+void test_glue_fallback_kprobe(void);
+
 #endif /* SLEEPTEST_H */
