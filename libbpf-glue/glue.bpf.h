@@ -23,7 +23,7 @@
  *                                  nargs: how many arguments it has
  * kprobes on the same function (the fallback where trampolines fail):
  *   GLUE_KPROBE_SYSCALL_ARG(ctx, n)
- * A kretprobe's result is libbpf's PT_REGS_RC(ctx) everywhere.
+ *   GLUE_KRETPROBE_RET(ctx)        a kretprobe's: the syscall's result
  *
  * Use them inside BPF_PROG(name) without declared arguments (ctx is the
  * raw u64 array there) or in a program taking unsigned long long *ctx.
@@ -37,7 +37,8 @@
  * Per architecture: where the syscall's arguments are in the caller's
  * struct pt_regs (the syscall ABI, not the C one: x86_64 passes the
  * fourth in r10; arm64 keeps the first in orig_x0, as x0 is the result
- * slot), and the register a kprobe finds the wrapper's own argument in.
+ * slot), the register a kprobe finds the wrapper's own argument in, and
+ * the one a kretprobe finds the result in.
  */
 #if defined(__TARGET_ARCH_x86)
 #define GLUE_SYSCALL_TAKES_REGS 1
@@ -48,6 +49,7 @@
 #define ___GLUE_SC_REG5 r8
 #define ___GLUE_SC_REG6 r9
 #define ___GLUE_WRAPPER_ARG di
+#define ___GLUE_RET_REG ax
 #elif defined(__TARGET_ARCH_arm64)
 #define GLUE_SYSCALL_TAKES_REGS 1
 #define ___GLUE_SC_REG1 orig_x0
@@ -57,6 +59,7 @@
 #define ___GLUE_SC_REG5 regs[4]
 #define ___GLUE_SC_REG6 regs[5]
 #define ___GLUE_WRAPPER_ARG regs[0]
+#define ___GLUE_RET_REG regs[0]
 #elif defined(__TARGET_ARCH_riscv)
 /* 6.1 riscv64 has no syscall wrappers: __se_sys_NAME takes a0..a5. */
 #define GLUE_SYSCALL_TAKES_REGS 0
@@ -66,6 +69,7 @@
 #define ___GLUE_SC_REG4 a3
 #define ___GLUE_SC_REG5 a4
 #define ___GLUE_SC_REG6 a5
+#define ___GLUE_RET_REG a0
 #else
 #error "libbpf-glue: build with -D__TARGET_ARCH_x86, _arm64 or _riscv"
 #endif
@@ -101,5 +105,9 @@
 	((long)((struct pt_regs *)(ctx))->___GLUE_SC_REG(n))
 
 #endif
+
+/* The same register on every kernel: read it through the kernel's type. */
+#define GLUE_KRETPROBE_RET(ctx)						\
+	((long)((struct pt_regs *)(ctx))->___GLUE_RET_REG)
 
 #endif /* LIBBPF_GLUE_BPF_H */

@@ -81,7 +81,7 @@ int args_kretprobe(struct pt_regs *ctx)
 	    (int)bpf_get_current_pid_tgid() != kprobe_tid)
 		return 0;
 	kprobe_tid = 0;
-	kretprobe_seen.ret = PT_REGS_RC(ctx);
+	kretprobe_seen.ret = GLUE_KRETPROBE_RET(ctx);
 	kretprobe_seen.calls++;
 	return 0;
 }
