@@ -55,8 +55,7 @@ struct glue_syscall {
 	char fn[GLUE_NAME_MAX];	/* the function to attach to */
 	__u32 btf_id;		/* its BTF_KIND_FUNC in vmlinux BTF; 0: guessed */
 	int nr_params;		/* its parameters per BTF; -1: guessed */
-	bool regs;		/* takes the caller's struct pt_regs *, not
-				 * the syscall's arguments */
+	bool regs;		/* takes struct pt_regs *, not the arguments */
 };
 
 /*
@@ -96,8 +95,7 @@ struct glue_attach_result {
 	int err;			/* 0 if the kind works, else -errno */
 	enum glue_stage stage;
 	char target[GLUE_NAME_MAX];	/* the kernel function tried */
-	char detail[128];		/* last verifier log line on a load
-					 * failure, else empty */
+	char detail[128];		/* a refused load: the verifier's reason */
 };
 
 struct glue_attach_support {

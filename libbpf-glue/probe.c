@@ -18,6 +18,10 @@
 
 #include "glue.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* The syscall the fentry kinds attach to: error-injectable, so fentry.s
  * may attach, and harmless to trace for a moment.
  */
@@ -117,14 +121,13 @@ static void log_reason(char *log, char *out, size_t len)
 static int load(const struct kind_desc *d, __u32 btf_id,
 		struct glue_attach_result *res)
 {
+	size_t cnt = ARRAY_SIZE(return_zero);
 	char log[4096] = "";
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		.expected_attach_type = d->attach_type,
-		.attach_btf_id = btf_id,
-		.prog_flags = d->prog_flags,
-	);
-	size_t cnt = sizeof(return_zero) / sizeof(return_zero[0]);
 	int fd, again;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = d->attach_type,
+		    .attach_btf_id = btf_id,
+		    .prog_flags = d->prog_flags);
 
 	/* libbpf returns -errno */
 	fd = bpf_prog_load(d->prog_type, "glue_probe", "GPL", return_zero, cnt,

@@ -12,6 +12,10 @@
 
 #include "glue.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /*
  * Where each kernel puts a syscall's entry: the wrappers that take the
  * caller's struct pt_regs * (x86_64 and arm64 since 4.17, riscv64 since
@@ -99,7 +103,7 @@ int glue_syscall_resolve(const struct btf *vmlinux, const char *name,
 		vmlinux = own;
 	}
 	err = -ENOENT;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		snprintf(fn, sizeof(fn), "%s%s", prefixes[i], name);
 		id = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC);
 		if (id <= 0)

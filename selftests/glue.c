@@ -145,6 +145,7 @@ static const long mmap_args[6] = {
 	0x5a5a000000001000L, 0x1111222233334444L, 0x55667788L,
 	0x0f0e0d0c0b0a0908L, 0x7badf00d00000007L, 0x0123456789abc123L,
 };
+
 #define MMAP_CALLS 3
 
 static void call_mmap(void)
@@ -451,8 +452,10 @@ void test_glue_fallback_kprobe(void)
 		err = attach_prog(skel->progs.fb_fentry,
 				  &skel->links.fb_fentry);
 	} else {
-		skel->links.fb_kprobe = bpf_program__attach_kprobe(
-			skel->progs.fb_kprobe, false, fn);
+		struct bpf_program *p = skel->progs.fb_kprobe;
+
+		skel->links.fb_kprobe = bpf_program__attach_kprobe(p, false,
+								   fn);
 		err = skel->links.fb_kprobe ? 0 : -errno;
 	}
 	if (!CHECK_ERR(err, use_fentry ? "fentry attach" : "kprobe attach"))
