@@ -73,6 +73,17 @@ struct glue_syscall {
 int glue_syscall_resolve(const struct btf *vmlinux, const char *name,
 			 struct glue_syscall *sc);
 
+/*
+ * The name ftrace's set_ftrace_filter and enabled_functions use for kernel
+ * function @fn (a BTF name, e.g. from glue_syscall_resolve()): the first
+ * alias /proc/kallsyms lists at its address, "sys_getpgid" for riscv64
+ * 6.1's "__se_sys_getpgid", @fn itself for most functions.  Returns 0, or
+ * -ENOENT (not a vmlinux symbol: a module's function, named as given, or
+ * none) with @fn copied to @buf, -EPERM if kallsyms hides addresses, or
+ * -ENAMETOOLONG.
+ */
+int glue_ftrace_name(const char *fn, char *buf, size_t len);
+
 /* The trampoline attach kinds glue_probe_attach_kinds() tries. */
 enum glue_attach_kind {
 	GLUE_FENTRY,		/* fentry on a syscall entry */

@@ -116,3 +116,49 @@ int glue_syscall_resolve(const struct btf *vmlinux, const char *name,
 	btf__free(own);
 	return err ? guess(name, sc, err) : 0;
 }
+
+/*
+ * ftrace names a patchable function by the first symbol kallsyms lists at
+ * its address.  Aliases share an address: riscv64 6.1's sys_NAME is an
+ * alias of __se_sys_NAME that kallsyms sorts first (it ranks names with
+ * leading underscores last), so ftrace's filter and enabled_functions say
+ * sys_NAME where BTF says __se_sys_NAME.  /proc/kallsyms lists the
+ * kernel's symbols in that same order, aliases next to each other.
+ */
+int glue_ftrace_name(const char *fn, char *buf, size_t len)
+{
+	char line[512], name[256], first[256] = "", tag[80];
+	unsigned long long addr, first_addr = 0;
+	int found = -ENOENT;
+	char type;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (found == -ENOENT && fgets(line, sizeof(line), f)) {
+		tag[0] = 0;
+		if (sscanf(line, "%llx %c %255s %79s", &addr, &type, name,
+			   tag) < 3)
+			continue;
+		/* module symbols follow vmlinux's, each module on its own */
+		if (tag[0])
+			break;
+		if (!first[0] || addr != first_addr) {
+			first_addr = addr;
+			snprintf(first, sizeof(first), "%s", name);
+		}
+		if (strcmp(name, fn))
+			continue;
+		if (!addr)
+			found = -EPERM;		/* kptr_restrict hides them */
+		else
+			found = snprintf(buf, len, "%s", first) >= (int)len ?
+				-ENAMETOOLONG : 0;
+	}
+	fclose(f);
+	if (found == -ENOENT)
+		found = snprintf(buf, len, "%s", fn) >= (int)len ?
+			-ENAMETOOLONG : -ENOENT;
+	return found;
+}

@@ -5,6 +5,7 @@
  * program, and behind ftrace's recursion guard.
  */
 #include "sleeptest.h"
+#include "glue.h"
 #include <sys/stat.h>
 
 #include "attach.skel.h"
@@ -148,9 +149,13 @@ static long trace_count_in(const char *path, const char *fn)
 	return n;
 }
 
+/* Trace lines of function fn, under the name ftrace gives it. */
 static long trace_count(const char *fn)
 {
-	return trace_count_in("/sys/kernel/tracing/trace", fn);
+	char name[256];
+
+	glue_ftrace_name(fn, name, sizeof(name));
+	return trace_count_in("/sys/kernel/tracing/trace", name);
 }
 
 /* The function tracer and a trampoline on the same function: both fire. */

@@ -78,7 +78,7 @@ void test_glue_syscall_names(void)
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	FILE *ftrace = NULL, *kallsyms = NULL;
 	struct glue_syscall sc;
-	char mod[64];
+	char mod[64], ftrace_fn[GLUE_NAME_MAX];
 	unsigned int i;
 	__u32 obj_id, type_id;
 	int err;
@@ -120,11 +120,18 @@ void test_glue_syscall_names(void)
 		      err, type_id, err ? "" : mod);
 		CHECK(kallsyms_text(kallsyms, sc.fn),
 		      "%s: no text symbol in /proc/kallsyms", sc.fn);
-		CHECK(ftrace_lists(ftrace, sc.fn),
-		      "%s: not in available_filter_functions", sc.fn);
+		err = glue_ftrace_name(sc.fn, ftrace_fn, sizeof(ftrace_fn));
+		CHECK(!err, "glue_ftrace_name(%s): %d", sc.fn, err);
+		CHECK(ftrace_lists(ftrace, ftrace_fn),
+		      "%s: not in available_filter_functions as %s", sc.fn,
+		      ftrace_fn);
 		CHECK(!strcmp(sys_fn(name), sc.fn), "sys_fn(%s) is %s, not %s",
 		      name, sys_fn(name), sc.fn);
 	}
+	/* a function without aliases is its own ftrace name */
+	err = glue_ftrace_name("vfs_read", ftrace_fn, sizeof(ftrace_fn));
+	CHECK(!err && !strcmp(ftrace_fn, "vfs_read"),
+	      "glue_ftrace_name(vfs_read): %d, %s", err, ftrace_fn);
 	err = glue_syscall_resolve(vmlinux, "no_such_syscall", &sc);
 	CHECK(err == -ENOENT && !strcmp(sc.fn, GLUE_SYSCALL_PREFIX
 					 "no_such_syscall") && !sc.btf_id,

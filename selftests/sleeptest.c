@@ -216,16 +216,21 @@ out:
 	return err;
 }
 
-/* fn's refcount in enabled_functions: how many ftrace ops it has. */
-static int ftrace_refcount(const char *fn, long *refs)
+/*
+ * fn's refcount in enabled_functions: how many ftrace ops it has.  If it
+ * is not there, the first lines that are go to the diagnostics.
+ */
+static int ftrace_refcount(const char *btf_fn, long *refs)
 {
 	FILE *f = fopen(ENABLED_FUNCTIONS, "r");
-	size_t n = strlen(fn);
-	char line[512], *p;
-	int found = 0;
+	char line[512], fn[256], *p;
+	int found = 0, shown = 0;
+	size_t n;
 
 	if (!f)
 		return -errno;
+	glue_ftrace_name(btf_fn, fn, sizeof(fn));
+	n = strlen(fn);
 	while (!found && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, fn, n) || (line[n] != ' ' && line[n] != '\t'))
 			continue;
@@ -233,16 +238,27 @@ static int ftrace_refcount(const char *fn, long *refs)
 		*refs = p ? strtol(p + 1, NULL, 10) : -1;
 		found = 1;
 	}
+	if (!found) {
+		rewind(f);
+		while (shown < 4 && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = 0;
+			diag("%s has: %s", ENABLED_FUNCTIONS, line);
+			shown++;
+		}
+	}
 	fclose(f);
 	return found ? 0 : -ENOENT;
 }
 
 /*
- * Read len bytes of kernel memory at addr through /proc/kcore (an ELF core
- * file whose PT_LOAD segments map kernel virtual addresses).
+ * Read len bytes at addr from /proc/kcore, an ELF core file whose PT_LOAD
+ * segments map kernel virtual addresses (or, with phys, the physical
+ * addresses each segment gives).
  */
-static int kcore_read(unsigned long long addr, void *buf, size_t len)
+static int kcore_pread(unsigned long long addr, void *buf, size_t len,
+		       bool phys)
 {
+	unsigned long long start;
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	int fd, i, err = -ENOENT;
@@ -261,15 +277,61 @@ static int kcore_read(unsigned long long addr, void *buf, size_t len)
 			err = -EIO;
 			break;
 		}
-		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
-		    addr + len > ph.p_vaddr + ph.p_filesz)
+		start = phys ? ph.p_paddr : ph.p_vaddr;
+		if (ph.p_type != PT_LOAD || (phys && start == ~0ULL) ||
+		    addr < start || addr + len > start + ph.p_filesz)
 			continue;
-		err = pread(fd, buf, len, ph.p_offset + (addr - ph.p_vaddr)) ==
+		err = pread(fd, buf, len, ph.p_offset + (addr - start)) ==
 		      (ssize_t)len ? 0 : -EIO;
 		break;
 	}
 out:
 	close(fd);
+	return err;
+}
+
+/*
+ * The physical address of addr in the kernel image: riscv64 6.1 leaves
+ * the image's own mapping out of /proc/kcore (no ARCH_PROC_KCORE_TEXT),
+ * but its pages are there through the linear map.  "Kernel code" in
+ * /proc/iomem is where _text lies in physical memory.
+ */
+static int kernel_image_phys(unsigned long long addr, unsigned long long *pa)
+{
+	unsigned long long lo, hi, text = 0, v;
+	char line[256], name[128], type;
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -errno;
+	while (!text && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &v, &type, name) == 3 &&
+		    !strcmp(name, "_text"))
+			text = v;
+	fclose(f);
+	f = fopen("/proc/iomem", "r");
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, " %llx-%llx : Kernel code", &lo, &hi) == 2 &&
+			strstr(line, ": Kernel code");
+	fclose(f);
+	if (!text || !found || !lo || addr < text || addr - text > hi - lo)
+		return -ENOENT;
+	*pa = lo + (addr - text);
+	return 0;
+}
+
+/* len bytes of kernel memory at addr, through /proc/kcore */
+static int kcore_read(unsigned long long addr, void *buf, size_t len)
+{
+	unsigned long long pa;
+	int err = kcore_pread(addr, buf, len, false);
+
+	if (err == -ENOENT && !kernel_image_phys(addr, &pa))
+		err = kcore_pread(pa, buf, len, true);
 	return err;
 }
 
@@ -612,12 +674,15 @@ int set_ftrace_filter(const char *fn)
 }
 
 /* The same for the set_ftrace_filter file at path (a tracer instance's). */
-int set_filter_file(const char *path, const char *fn)
+int set_filter_file(const char *path, const char *btf_fn)
 {
-	int err = write_file(path, fn), n = 0, found = 0;
-	char line[256];
+	int err, n = 0, found = 0;
+	char line[256], fn[256];
 	FILE *f;
 
+	/* ftrace may know the function by another alias (riscv64's sys_) */
+	glue_ftrace_name(btf_fn, fn, sizeof(fn));
+	err = write_file(path, fn);
 	if (err)
 		return err;
 	f = fopen(path, "r");
