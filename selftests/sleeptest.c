@@ -423,7 +423,8 @@ static const char *call_path_observed(const char *fn,
  * The 8-byte call site at the entry, "auipc t0, hi; jalr t0, lo(t0)",
  * must reach tramp: a function with other ftrace users is reported as
  * shared before this is asked, and every trampoline is within reach of
- * every call site, so there is no out-of-range path on riscv64.
+ * every call site.  A call to ftrace_regs_caller regardless is named
+ * out-of-range, like on the other architectures.
  */
 static const char *call_path_observed(const char *fn,
 				      unsigned long long fn_addr,
