@@ -327,7 +327,7 @@ static int kernel_image_phys(unsigned long long addr, unsigned long long *pa)
 /* len bytes of kernel memory at addr, through /proc/kcore */
 static int kcore_read(unsigned long long addr, void *buf, size_t len)
 {
-	unsigned long long pa;
+	unsigned long long pa = 0;
 	int err = kcore_pread(addr, buf, len, false);
 
 	if (err == -ENOENT && !kernel_image_phys(addr, &pa))
