@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build one kernel out of tree, incrementally, through ccache.
+# Build one kernel out of tree, incrementally, through ccache; a kernel
+# built before from the same inputs comes from the kernel cache
+# (scripts/kcache.sh) instead.
 # Usage: kbuild.sh VARIANT ARCH
 #
 # Layout: build/<variant>/linux (source) and build/<variant>/obj-<arch>.
@@ -24,10 +26,24 @@ t0=$(date +%s)
 say() { echo "[kbuild $variant-$arch $(( $(date +%s) - t0 ))s] $*"; }
 
 [ -f "$src/Makefile" ] || { echo "kbuild: $src missing (run make source)" >&2; exit 1; }
-for tool in "${CROSS}gcc" ccache pahole flex bison bc $([ "$variant" = bti ] && echo clang ld.lld); do
+for tool in "${CROSS}gcc" ccache pahole flex bison bc zstd git $([ "$variant" = bti ] && echo clang ld.lld); do
 	command -v "$tool" >/dev/null || {
 		echo "kbuild: '$tool' not found (make deps installs it)" >&2; exit 1; }
 done
+
+. "$root/scripts/kcache.sh"
+key=$(kcache_key)
+if kcache_current "$key"; then
+	say "up to date: $obj was built from these inputs (key $key)"
+	exit 0
+fi
+if kcache_restore "$key"; then
+	cp "$src/../source-version.txt" "$obj/source-version.txt" 2>/dev/null || true
+	say "done: $obj/$KIMAGE (from the kernel cache)"
+	exit 0
+fi
+[ -n "$key" ] || say "not cached: $src has uncommitted changes, is not a git tree, or KERNEL_CACHE=off"
+rm -f "$kcache_stamp"
 
 say "configuring"
 "$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "$variant"
@@ -49,4 +65,5 @@ if ! make -C "$src" O="$obj" -j"$(nproc)" ARCH="$KARCH" "${TOOLCHAIN[@]}" \
 fi
 grep -E 'warning:' "$log" | sort -u | head -20 || true
 cp "$src/../source-version.txt" "$obj/source-version.txt" 2>/dev/null || true
+kcache_store "$key"
 say "done: $obj/$KIMAGE"
