@@ -145,9 +145,7 @@ bti: source
 # arm64 the KASLR layout), side by side under -icount, with one guest (the
 # bench-patched one) for all three.  Without ARCH on the command line,
 # every architecture.  Results: build/results/bench-<arch>.{txt,svg}.
-# riscv64 has no bench kernels yet (kconfig/bench.config is x86_64 and
-# arm64's, and 6.12's riscv64 trampolines are not built here).
-BENCH_ARCHS := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),x86_64 arm64)
+BENCH_ARCHS := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),$(ARCHS))
 BENCH_KERNELS := stock patched upstream
 RUNS ?= 5
 bench: source
