@@ -28,8 +28,11 @@ common_want=(CONFIG_BPF_JIT=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_LSM=y
 	CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_FUNCTION_TRACER=y)
 arm64_want=(CONFIG_RANDOMIZE_BASE=y CONFIG_ARM64_MODULE_PLTS=y
 	CONFIG_RANDOMIZE_MODULE_REGION_FULL=y CONFIG_SLUB=y)
+# kernel/module/kallsyms.o: the series' mapping-symbol fix, built on
+# every architecture.
 arm64_targets=(arch/arm64/net/ arch/arm64/kernel/ftrace.o
-	arch/arm64/kernel/entry-ftrace.o kernel/bpf/ kernel/trace/)
+	arch/arm64/kernel/entry-ftrace.o kernel/bpf/ kernel/trace/
+	kernel/module/kallsyms.o)
 
 cfgdir=$build/dl/linux-config
 fetch_configs() {
@@ -56,7 +59,8 @@ check_one() {
 		karch=x86_64 cfg=config.amd64_none_amd64
 		tc=(CC="ccache gcc" HOSTCC="ccache gcc")
 		want=("${common_want[@]}")
-		targets=(arch/x86/net/ kernel/bpf/ kernel/trace/) ;;
+		targets=(arch/x86/net/ kernel/bpf/ kernel/trace/
+			kernel/module/kallsyms.o) ;;
 	arm64-gcc)
 		karch=arm64 cfg=config.arm64_none_arm64
 		tc=(CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc"
@@ -109,7 +113,9 @@ check_one() {
 		return 1
 	fi
 	local n
-	n=$(find "$obj/kernel/bpf" "$obj/kernel/trace" "$obj/arch/$([ "$karch" = x86_64 ] && echo x86 || echo arm64)/net" -name '*.o' | wc -l)
+	n=$(find "$obj/kernel/bpf" "$obj/kernel/trace" "$obj/kernel/module" \
+		"$obj/arch/$([ "$karch" = x86_64 ] && echo x86 || echo arm64)/net" \
+		-name '*.o' | wc -l)
 	echo "# $n objects, no warnings"
 	say "$name" "done: $n objects"
 }
