@@ -2,7 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build every prefix of the series for every architecture: each patch must
 # build on its own.  Uses the patched tree and its object directories
-# (incremental), and leaves the tree at the series tip.
+# (incremental), and leaves the tree at the series tip.  The prefixes'
+# kernels are not put in the kernel cache (KERNEL_CACHE=off): they would
+# push out the tip's kernels, which make test restores from it.  The tip
+# itself may come from the cache: that is the same build.
+#
+# A patch that changes only other architectures' arch/<dir>/ files (or
+# MAINTAINERS, Documentation/) leaves this architecture's build inputs as
+# they were, so its build is not run again: the result before the patch
+# stands (for patch 1, the pristine tree's, built as the stock kernel).
 # Usage: series-check.sh [ARCH...]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +21,23 @@ tree=$build/patched/linux
 python3 "$root/scripts/source.py" prepare || exit 1
 mapfile -t commits < <(git -C "$tree" rev-list --reverse pristine..series)
 tip=$(git -C "$tree" rev-parse series)
-fail=0 n=0
+# Does the change $1..$2 leave architecture $3's source as it was?
+untouched_for() {
+	local f srcdir
+	case $3 in x86_64) srcdir=x86 ;; riscv64) srcdir=riscv ;; *) srcdir=$3 ;; esac
+	while read -r f; do
+		case $f in
+		MAINTAINERS|Documentation/*) ;;	# not read by the build
+		arch/"$srcdir"/*) return 1 ;;
+		arch/*/*) ;;
+		*) return 1 ;;
+		esac
+	done < <(git -C "$tree" diff --name-only "$1" "$2")
+}
+
+declare -A last
+for a in "${archs[@]}"; do last[$a]="ok (pristine tree)"; done
+fail=0 n=0 built=0 prev=pristine t0=$(date +%s)
 log=$build/results/series-check.txt
 mkdir -p "$build/results"
 : > "$log"
@@ -22,14 +46,24 @@ for c in "${commits[@]}"; do
 	subj=$(git -C "$tree" log -1 --format=%s "$c")
 	git -C "$tree" checkout -q --detach -f "$c"
 	for a in "${archs[@]}"; do
-		if "$root/scripts/kbuild.sh" patched "$a" >/dev/null 2>&1; then
-			r=ok
+		out=$build/results/series-check-$n-$a.log
+		if untouched_for "$prev" "$c" "$a"; then
+			r="${last[$a]%% (*} (unchanged for $a: same as before this patch)"
+			[ "${last[$a]#ok}" = "${last[$a]}" ] && fail=$((fail + 1))
+		elif KERNEL_CACHE=$([ "$c" = "$tip" ] && echo "${KERNEL_CACHE:-}" || echo off) \
+			"$root/scripts/kbuild.sh" patched "$a" >"$out" 2>&1; then
+			r=ok built=$((built + 1))
+			rm -f "$out"
 		else
-			r=FAILED fail=$((fail + 1))
+			r="FAILED (${out#"$root"/})" fail=$((fail + 1)) built=$((built + 1))
+			tail -15 "$out"
 		fi
-		echo "patch $n/${#commits[@]} $a: $r  $subj" | tee -a "$log"
+		last[$a]=$r
+		echo "[series-check $(( $(date +%s) - t0 ))s] patch $n/${#commits[@]} $a: $r  $subj" |
+			tee -a "$log"
 	done
+	prev=$c
 done
 git -C "$tree" checkout -q --detach -f "$tip"
-echo "series-check: ${#commits[@]} patches x ${#archs[@]} architectures, $fail failed" | tee -a "$log"
+echo "series-check: ${#commits[@]} patches x ${#archs[@]} architectures ($built builds), $fail failed" | tee -a "$log"
 [ $fail -eq 0 ]
