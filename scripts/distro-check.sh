@@ -8,6 +8,12 @@
 # Each is one KTAP case in build/results/distro-check.ktap.  Objects go
 # to build/distro/obj-<name>, through ccache; only the directories the
 # series changes are compiled, not a whole kernel.
+#
+# A configuration that compiled before from the same inputs (the patched
+# tree's git tree id, the Debian config after our edits, this script, the
+# compilers' versions) is not compiled again: its KTAP diagnostics are
+# kept in DISTRO_CHECK_CACHE (default ~/.cache/sleep-tramp/distro-check,
+# "off" to always compile), only for a clean tree and only when it passed.
 # Usage: distro-check.sh [NAME...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,9 +58,12 @@ fetch_configs() {
 	cp "$cfgdir/arm64/x/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" "$cfgdir/"
 }
 
-check_one() {
-	local name=$1 karch cfg tc=() want=() targets=() extra=() obj log
-	case $name in
+dc_cache=${DISTRO_CHECK_CACHE:-$HOME/.cache/sleep-tramp/distro-check}
+
+# Set karch cfg tc want targets extra for configuration $1.
+describe() {
+	tc=() want=() targets=() extra=()
+	case $1 in
 	x86_64-gcc)
 		karch=x86_64 cfg=config.amd64_none_amd64
 		tc=(CC="ccache gcc" HOSTCC="ccache gcc")
@@ -74,21 +83,48 @@ check_one() {
 		want=("${common_want[@]}" "${arm64_want[@]}"
 			CONFIG_ARM64_BTI_KERNEL=y CONFIG_CC_IS_CLANG=y)
 		targets=("${arm64_targets[@]}") ;;
-	*)	echo "distro-check: unknown configuration $name (have: ${all[*]})" >&2
+	*)	echo "distro-check: unknown configuration $1 (have: ${all[*]})" >&2
 		return 2 ;;
 	esac
-	obj=$build/distro/obj-$name
-	log=$obj/build.log
+}
+
+# Write Debian's config for configuration $1, with our edits, to
+# $obj/.config.new.
+debian_config() {
 	mkdir -p "$obj"
-	local mk=(make -C "$src" O="$obj" ARCH="$karch" "${tc[@]}" -j"$(nproc)")
 	xz -dc "$cfgdir/$cfg.xz" > "$obj/.config.new"
 	# Debian signs with its own keys; a compile-only check needs none.
 	sed -i -e 's/^CONFIG_SYSTEM_TRUSTED_KEYS=.*/CONFIG_SYSTEM_TRUSTED_KEYS=""/' \
 		-e 's/^CONFIG_MODULE_SIG_KEY=.*/CONFIG_MODULE_SIG_KEY=""/' \
 		"$obj/.config.new"
+	local opt
 	for opt in "${extra[@]}"; do
 		"$src/scripts/config" --file "$obj/.config.new" --enable "$opt"
 	done
+}
+
+# Print the cache key of configuration $1, or nothing when its result
+# cannot be kept (cache off, tree not clean or not a git tree).
+result_key() {
+	local tree t
+	[ "$dc_cache" = off ] && return 0
+	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
+		return 0
+	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
+	{
+		echo "name $1 tree $tree"
+		cat "$obj/.config.new" "$root/scripts/distro-check.sh"
+		for t in gcc aarch64-linux-gnu-gcc clang ld.lld make; do
+			command -v "$t" >/dev/null || continue
+			echo "$t: $("$t" --version | head -1)"
+		done
+	} | sha256sum | cut -c1-20
+}
+
+check_one() {
+	local name=$1 log
+	log=$obj/build.log
+	local mk=(make -C "$src" O="$obj" ARCH="$karch" "${tc[@]}" -j"$(nproc)")
 	# Keep the old .config (and its timestamps) when nothing changed.
 	if ! cmp -s "$obj/.config.new" "$obj/.config.debian" 2>/dev/null; then
 		cp "$obj/.config.new" "$obj/.config"
@@ -134,9 +170,26 @@ ktap=$results/distro-check.ktap
 i=0 failed=0
 for name in "${names[@]}"; do
 	i=$((i + 1))
-	if out=$(check_one "$name"); then
+	describe "$name" || exit 2
+	obj=$build/distro/obj-$name
+	debian_config "$name"
+	key=$(result_key "$name")
+	kept=$dc_cache/$name-$key.ktap
+	if [ -n "$key" ] && [ -f "$kept" ]; then
+		say "$name" "up to date: compiled from these inputs before (key $key)"
+		{
+			cat "$kept"
+			echo "# result kept from $(date -u -r "$kept" '+%F %T UTC'), same inputs (key $key)"
+			echo "ok $i $name"
+		} >> "$ktap.tmp"
+	elif out=$(check_one "$name"); then
 		printf '%s\n' "$out" >> "$ktap.tmp"
 		echo "ok $i $name" >> "$ktap.tmp"
+		if [ -n "$key" ] && mkdir -p "$dc_cache"; then
+			printf '%s\n' "$out" > "$kept.tmp.$$" && mv "$kept.tmp.$$" "$kept"
+			# Keep the newest three results of this configuration.
+			ls -1t "$dc_cache/$name-"*.ktap | tail -n +4 | xargs -r rm -f
+		fi
 	else
 		printf '%s\n' "$out" >> "$ktap.tmp"
 		echo "not ok $i $name" >> "$ktap.tmp"

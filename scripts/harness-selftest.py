@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of the harness's own judgement (scripts/vm.py judge_console) on
 made-up consoles: a hung case is named and the cases before it keep their
-results; kernel reports of each kind fail the run.  Then the kernel
-cache's own checks (scripts/kcache-selftest.sh).  Prints KTAP to
+results; kernel reports of each kind fail the run.  Then the checks of
+the kernel cache (scripts/kcache-selftest.sh) and of distro-check's kept
+results (scripts/distro-check-selftest.sh).  Prints KTAP to
 build/results/harness-selftest.ktap and exits 1 if a check fails."""
 import argparse
 import os
@@ -166,21 +167,19 @@ def check_call_paths_one_boot(arch):
             "call site led to its trampoline" % arch)
 
 
-def kcache_checks():
-    """One check per line of scripts/kcache-selftest.sh; a script that
+def script_checks(name, label):
+    """One check per "ok"/"not ok" line of scripts/NAME; a script that
     dies early fails a check of its own."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                          "kcache-selftest.sh")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     p = subprocess.run(["bash", script], capture_output=True, text=True)
     checks = []
     for line in p.stdout.splitlines():
         ok = line.startswith("ok ")
-        what = "kernel cache: " + line.split(" ", 2 if not ok else 1)[-1]
+        what = label + ": " + line.split(" ", 2 if not ok else 1)[-1]
         checks.append(lambda ok=ok, what=what: (ok, what))
     if p.returncode or not checks:
-        checks.append(lambda: (False, "kernel cache: kcache-selftest.sh "
-                               "exited %d: %s" % (p.returncode,
-                                                  p.stderr.strip()[-200:])))
+        checks.append(lambda: (False, "%s: %s exited %d: %s" % (
+            label, name, p.returncode, p.stderr.strip()[-200:])))
     return checks
 
 
@@ -190,7 +189,8 @@ def main():
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
-    checks += kcache_checks()
+    checks += script_checks("kcache-selftest.sh", "kernel cache")
+    checks += script_checks("distro-check-selftest.sh", "distro-check")
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
     for i, fn in enumerate(checks, 1):
