@@ -37,8 +37,12 @@ if kcache_current "$key"; then
 	say "up to date: $obj was built from these inputs (key $key)"
 	exit 0
 fi
-if kcache_restore "$key"; then
+# The Debian package version this source came from, for the KTAP headers.
+keep_source_version() {
 	cp "$src/../source-version.txt" "$obj/source-version.txt" 2>/dev/null || true
+}
+if kcache_restore "$key"; then
+	keep_source_version
 	say "done: $obj/$KIMAGE (from the kernel cache)"
 	exit 0
 fi
@@ -64,6 +68,6 @@ if ! make -C "$src" O="$obj" -j"$(nproc)" ARCH="$KARCH" "${TOOLCHAIN[@]}" \
 	exit 1
 fi
 grep -E 'warning:' "$log" | sort -u | head -20 || true
-cp "$src/../source-version.txt" "$obj/source-version.txt" 2>/dev/null || true
+keep_source_version
 kcache_store "$key"
 say "done: $obj/$KIMAGE"

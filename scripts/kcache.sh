@@ -28,20 +28,16 @@ kcache_stamp=$obj/.inputs-key
 
 # Print the key, or nothing when this build cannot be keyed.
 kcache_key() {
-	local tree frag f
+	local tree f
 	[ "$kcache_dir" = off ] && return 0
 	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
 		return 0
 	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
 	{
 		echo "tree $tree"
-		for f in "$root/Kconfig.sleep" "$root/kconfig/$arch.config"; do
+		while read -r f; do
 			echo "file ${f#"$root"/}"; cat "$f"
-		done
-		for frag in "${FRAGS[@]}"; do
-			f=$root/kconfig/$frag.config
-			[ -f "$f" ] && { echo "file kconfig/$frag.config"; cat "$f"; }
-		done
+		done < <(config_fragments)
 		for f in kbuild.sh kconfig.sh variant.sh arch.sh kcache.sh; do
 			echo "file scripts/$f"; cat "$root/scripts/$f"
 		done

@@ -12,12 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 work=$obj/../kconfig-$arch
 mkdir -p "$obj" "$work"
-frags=("$root/Kconfig.sleep" "$root/kconfig/$arch.config")
-for frag in "${FRAGS[@]}"; do
-	if [ -f "$root/kconfig/$frag.config" ]; then
-		frags+=("$root/kconfig/$frag.config")
-	fi
-done
+mapfile -t frags < <(config_fragments)
 mk=(make -s -C "$src" O="$work" ARCH="$KARCH" "${TOOLCHAIN[@]}")
 "${mk[@]}" tinyconfig >/dev/null
 # merge_config.sh warns about every redefinition; the fragments override

@@ -9,16 +9,19 @@
 # kasan and bti build the patched source with more on top (make kasan,
 # make bti); bti is built with clang, which 6.1 needs for in-kernel BTI.
 # bench-stock, bench-patched and bench-upstream (6.12) are the production
-# configurations of make bench.
+# configurations of make bench; <arch>-upstream holds what only 6.12 has.
 # Fragments that do not exist for an architecture are skipped.
 case $1 in
 stock|patched)
 	FRAGS=("$ARCHNAME-layout") SRCVARIANT=$1 ;;
 kasan)	FRAGS=("$ARCHNAME-layout" kasan) SRCVARIANT=patched ;;
 bti)	FRAGS=("$ARCHNAME-layout" bti) SRCVARIANT=patched ;;
-bench-stock|bench-patched|bench-upstream)
+bench-stock|bench-patched)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
 	SRCVARIANT=${1#bench-} ;;
+bench-upstream)
+	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench" "$ARCHNAME-upstream")
+	SRCVARIANT=upstream ;;
 *)	echo "unknown variant '$1' (stock, patched, kasan, bti," \
 		"bench-stock, bench-patched, bench-upstream)" >&2
 	exit 2 ;;
@@ -29,3 +32,17 @@ else
 	TOOLCHAIN=(CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc"
 		HOSTCC="ccache gcc")
 fi
+
+# The config fragment files this kernel merges, in order (later ones
+# override earlier ones): kconfig.sh merges them, kcache.sh hashes them.
+# Needs $root.
+config_fragments() {
+	local frag
+	echo "$root/Kconfig.sleep"
+	echo "$root/kconfig/$ARCHNAME.config"
+	for frag in "${FRAGS[@]}"; do
+		[ -f "$root/kconfig/$frag.config" ] &&
+			echo "$root/kconfig/$frag.config"
+	done
+	return 0
+}
