@@ -167,8 +167,12 @@ def main():
             goals.append(("patched/upstream %s <= 1.00%s" % (m, boot),
                           ratios[m][0] is not None and
                           round(ratios[m][0], 2) <= 1.00))
-        goals.append(("kprobe/fentry >= 3%s" % boot,
-                      kprobe is not None and kprobe >= 3))
+        # A kprobe on arm64 6.1 is a BRK trap; x86_64 and riscv64 put
+        # one on a function's entry through ftrace (KPROBES_ON_FTRACE),
+        # so the 3x goal is arm64's.
+        if arch == "arm64":
+            goals.append(("kprobe/fentry >= 3%s" % boot,
+                          kprobe is not None and kprobe >= 3))
     goals.append(("fentry.s/fentry <= 1.10", sleep is not None and
                   round(sleep, 2) <= 1.10))
     lines.append("")
