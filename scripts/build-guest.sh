@@ -37,7 +37,8 @@ bench-*)
 		OUT="$out/kbench" VMLINUX="$obj/vmlinux" TARGET_ARCH="$arch" \
 		bench > "$out/kbench.log" 2>&1 ||
 		{ tail -40 "$out/kbench.log"; exit 1; }
-	extra+=("$out/kbench/bench") ;;
+	extra+=("$out/kbench/bench")
+	[ "$arch" != riscv64 ] || extra+=("$out/kbench/bench-riscv-sys") ;;
 esac
 if [ ! -f "$out/initramfs.cpio.gz" ] ||
 	[ -n "$(find "$out/sleeptest" "${extra[@]}" "$root/scripts/guest-init.sh" \
