@@ -49,11 +49,63 @@ fi
 [ -n "$key" ] || say "not cached: $src has uncommitted changes, is not a git tree, or KERNEL_CACHE=off"
 rm -f "$kcache_stamp"
 
+# Which clean source a finished object directory was built from:
+# "TREE-ID PATH", PATH as its command and dependency files name it.
+source_stamp=.source-tree
+stamp_source() {
+	local tree
+	rm -f "$obj/$source_stamp"
+	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
+	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
+		return 0
+	echo "$tree $(realpath "$src")" >"$obj/$source_stamp"
+}
+
+# The first build of a patched kernel starts from the objects of its stock
+# counterpart (patched from stock, bench-patched from bench-stock).  The
+# series changes a few dozen files, and kbuild's own dependency tracking,
+# per file and per config symbol (include/config/), recompiles only what
+# they reach: on arm64 and riscv64 about half the objects.  ccache alone
+# recompiles them all there, because the series selects a config symbol
+# and so changes autoconf.h, which every compile reads.
+seed_from_stock() {
+	local from fobj tree oldsrc newsrc
+	case $variant in *patched*) ;; *) return 0 ;; esac
+	from=${variant/patched/stock}
+	fobj=$build/$from/obj-$arch
+	[ ! -e "$obj/vmlinux" ] && [ -f "$fobj/vmlinux" ] &&
+		[ -f "$fobj/$source_stamp" ] || return 0
+	read -r tree oldsrc <"$fobj/$source_stamp"
+	# A source checked out after those objects were made is newer than
+	# all of them: kbuild would recompile everything anyway.
+	[ "$src/README" -ot "$fobj/vmlinux" ] || return 0
+	say "starting from the objects of $from-$arch"
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	cp -a "$fobj/." "$obj/"
+	rm -f "$obj/$source_stamp" "$obj/.inputs-key" "$obj/build.log"
+	# The command and dependency files name the source by absolute path.
+	newsrc=$(realpath "$src")
+	grep -rlIZ -F "$oldsrc/" "$obj" |
+		xargs -0 -r sed -i "s|$oldsrc/|$newsrc/|g"
+	ln -sfn "$newsrc" "$obj/source"
+	# Every file that differs from the tree those objects were built
+	# from, committed or not, becomes newer than the objects.
+	git -C "$src" diff --name-only --no-renames "$tree" |
+		(cd "$src" && xargs -r touch -c --)
+}
+seed_from_stock
+
 say "configuring"
 "$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "$variant"
 
 export CCACHE_BASEDIR=$build
 export CCACHE_NOHASHDIR=1
+# Depend mode: ccache takes a compile's includes from the compiler's own
+# dependency output instead of running the preprocessor first, which cost
+# a third on top of every miss (kernel/fork.c: 1.77 s, 1.42 s in depend
+# mode, 1.36 s without ccache).
+export CCACHE_DEPEND=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
@@ -69,5 +121,6 @@ if ! make -C "$src" O="$obj" -j"$(nproc)" ARCH="$KARCH" "${TOOLCHAIN[@]}" \
 fi
 grep -E 'warning:' "$log" | sort -u | head -20 || true
 keep_source_version
+stamp_source
 kcache_store "$key"
 say "done: $obj/$KIMAGE"
