@@ -3,7 +3,8 @@
 """Checks of the harness's own judgement (scripts/vm.py judge_console) on
 made-up consoles: a hung case is named and the cases before it keep their
 results; kernel reports of each kind fail the run.  Then the checks of
-the kernel cache (scripts/kcache-selftest.sh) and of distro-check's kept
+the kernel cache (scripts/kcache-selftest.sh), of the patched kernel's
+seed (scripts/kseed-selftest.sh) and of distro-check's kept
 results (scripts/distro-check-selftest.sh).  Prints KTAP to
 build/results/harness-selftest.ktap and exits 1 if a check fails."""
 import argparse
@@ -190,6 +191,7 @@ def main():
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
     checks += script_checks("kcache-selftest.sh", "kernel cache")
+    checks += script_checks("kseed-selftest.sh", "patched seed")
     checks += script_checks("distro-check-selftest.sh", "distro-check")
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0

@@ -9,7 +9,8 @@
 #   - the source tree (git tree id of build/<variant>/linux; a tree with
 #     uncommitted changes is never cached),
 #   - the config fragments kconfig.sh merges for this variant,
-#   - the build scripts (kbuild.sh, kconfig.sh, variant.sh, arch.sh, this),
+#   - the build scripts (kbuild.sh, kconfig.sh, variant.sh, arch.sh,
+#     kseed.sh, this),
 #   - the toolchain's versions (gcc, cross gcc and ld, clang and lld for
 #     bti, pahole, make) and KCFLAGS/KAFLAGS/KCPPFLAGS.
 # The key is also stamped into the object directory, so a rebuild of an
@@ -38,7 +39,8 @@ kcache_key() {
 		while read -r f; do
 			echo "file ${f#"$root"/}"; cat "$f"
 		done < <(config_fragments)
-		for f in kbuild.sh kconfig.sh variant.sh arch.sh kcache.sh; do
+		for f in kbuild.sh kconfig.sh variant.sh arch.sh kseed.sh \
+			kcache.sh; do
 			echo "file scripts/$f"; cat "$root/scripts/$f"
 		done
 		echo "tool $(gcc --version | head -1)"
