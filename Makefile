@@ -174,8 +174,10 @@ guests: check-arch source
 	@scripts/build-kselftest.sh $(VARIANT) $(ARCH)
 
 # make run and make test build every kernel and guest first, one at a
-# time, then run the QEMU runs VM_JOBS at a time, longest first (the arm64
-# patched kernel boots twice per run).
+# time (make test the stock kernels first: each patched kernel then starts
+# from its stock kernel's objects, scripts/kseed.sh), then run the QEMU
+# runs VM_JOBS at a time, longest first (the arm64 patched kernel boots
+# twice per run).
 BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
 	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64) \
 	STRESS_ROUNDS_x86_64=$(STRESS_ROUNDS_x86_64) \
@@ -202,7 +204,7 @@ test: source
 	@$(PY) scripts/harness-selftest.py || true
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@$(MAKE) -s distro-check || true
-	@t0=$$(date +%s); for a in $(ARCHS); do for v in stock patched; do \
+	@t0=$$(date +%s); for v in stock patched; do for a in $(ARCHS); do \
 		echo "=== build $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
 	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched) $(RUNS_stock)

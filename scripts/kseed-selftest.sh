@@ -19,11 +19,12 @@ build=$tmp/build arch=x86_64
 stock=$build/stock/linux patched=$build/patched/linux
 mkdir -p "$stock"
 git -C "$stock" init -q
-for f in README a.c b.c c.c; do echo "$f" >"$stock/$f"; done
+for f in README a.c b.c c.c d.c; do echo "$f" >"$stock/$f"; done
 git -C "$stock" add .
 gitc -C "$stock" commit -qm pristine
 git -C "$stock" worktree add -q --detach "$patched" HEAD
 echo "patched" >>"$patched/a.c"
+echo "patched" >>"$patched/d.c"
 gitc -C "$patched" commit -qam series
 
 # Both trees come from before the stock build, as after make source.
@@ -47,9 +48,11 @@ check '[ "$(cut -d" " -f2 "$obj/$source_stamp")" = "$(realpath "$stock")" ]' \
 seed_from_stock
 check '[ ! -e "$build/stock/obj-$arch/source" ]' "a stock build is not seeded"
 
-# A local edit in the patched tree, as old as the rest.
+# A local edit in the patched tree, as old as the rest; and a file the
+# series changed that is already newer than the stock objects.
 echo "edited" >>"$patched/c.c"
 touch -d '2020-01-01' "$patched/c.c"
+touch -d '2022-01-01' "$patched/d.c"
 
 src=$patched obj=$build/patched/obj-$arch variant=patched
 seed_from_stock
@@ -65,6 +68,10 @@ check '[ "$patched/a.c" -nt "$obj/a.o" ]' \
 	"a file the series changed is newer than the objects"
 check '[ "$patched/c.c" -nt "$obj/a.o" ]' \
 	"a file edited and not committed is newer than the objects"
+check '[ "$(stat -c %Y "$patched/a.c")" -eq $(($(date -d 2021-01-01 +%s) + 1)) ]' \
+	"it is one second newer than the newest object, not as new as now"
+check '[ "$(stat -c %Y "$patched/d.c")" -eq "$(date -d 2022-01-01 +%s)" ]' \
+	"a changed file newer than the objects already keeps its time"
 check '[ "$patched/b.c" -ot "$obj/b.o" ] && [ "$patched/README" -ot "$obj/b.o" ]' \
 	"an unchanged file is not touched"
 check '[ "$stock/a.c" -ot "$stockobj/a.o" ] && grep -q "$(realpath "$stock")/a.c" "$stockobj/.a.o.cmd"' \

@@ -23,7 +23,7 @@ stamp_source() {
 # recompiles them all there, because the series selects a config symbol
 # and so changes autoconf.h, which every compile reads.
 seed_from_stock() {
-	local from fobj tree oldsrc newsrc changed
+	local from fobj tree oldsrc newsrc changed newest stamp f
 	case $variant in *patched*) ;; *) return 0 ;; esac
 	from=${variant/patched/stock}
 	fobj=$build/$from/obj-$arch
@@ -48,7 +48,15 @@ seed_from_stock() {
 	grep -rlIZ -F "$oldsrc/" "$obj" |
 		xargs -0 -r sed -i "s|$oldsrc/|$newsrc/|g"
 	ln -sfn "$newsrc" "$obj/source"
-	# Each of them becomes newer than every object.
-	[ -z "$changed" ] ||
-		(cd "$src" && printf '%s\n' "$changed" | xargs -r -d '\n' touch -c --)
+	# Each of them becomes newer than every copied object: a second past
+	# the newest, not now, so that the patched kernels of the other
+	# architectures, built since (make test builds the stock kernels
+	# first), do not find them changed again.
+	newest=$(find "$fobj" -type f -printf '%T@\n' | sort -n | tail -1)
+	stamp=$((${newest%.*} + 1))
+	[ -z "$changed" ] || (cd "$src" && printf '%s\n' "$changed" |
+		while IFS= read -r f; do
+			[ -e "$f" ] && [ "$(stat -c %Y -- "$f")" -lt "$stamp" ] &&
+				touch -c -d "@$stamp" -- "$f"
+		done; true)
 }
