@@ -105,13 +105,13 @@ TEST_APPEND = "kfence.sample_interval=1"
 BENCH_APPEND = "kfence.sample_interval=0"
 
 # The tracers' start-up tests (Kconfig.sleep's FTRACE_STARTUP_TEST)
-# rewrite every call site several times: 10 s of an x86_64 boot, 2-4 min of
-# a riscv64 one.  On the patched kernel's own suite boots they exercise the
-# series' direct calls; a stock kernel's run only tests upstream's ftrace,
-# and a kernel-selftests boot repeats its suite boot's, so those boots skip
-# them.  6.1 has no switch of its own for that, but boot-time kprobe
-# events, even an empty list, turn them off ("Ftrace startup test is
-# disabled due to running kprobe events").
+# rewrite every call site several times: about 20 s of an x86_64 boot
+# under TCG, 2-4 min of a riscv64 one.  On the patched kernel's own suite
+# boots they exercise the series' direct calls; a stock kernel's run only
+# tests upstream's ftrace, and a kernel-selftests boot repeats its suite
+# boot's, so those boots skip them.  6.1 has no switch of its own for
+# that, but boot-time kprobe events, even an empty list, turn them off
+# ("Ftrace startup test is disabled due to running kprobe events").
 SKIP_TRACER_TESTS = "kprobe_event="
 
 
