@@ -6,8 +6,9 @@
 #   arm64-gcc     config.arm64_none_arm64 (KASLR, module PLTs, SLUB, ...)
 #   arm64-clang   the same with LLVM=1 and ARM64_BTI_KERNEL=y
 # Each is one KTAP case in build/results/distro-check.ktap.  Objects go
-# to build/distro/obj-<name>, through ccache; only the directories the
-# series changes are compiled, not a whole kernel.
+# to build/distro/obj-<name>, through ccache; only the objects made from
+# the C and assembly files the series changes are compiled (series_objects
+# finds them), not a whole kernel nor whole directories.
 #
 # A configuration that compiled before from the same inputs (the patched
 # tree's git tree id, the Debian config after our edits, this script, the
@@ -23,24 +24,16 @@ results=$build/results
 t0=$(date +%s)
 # Progress goes to stderr; stdout is the case's KTAP diagnostics.
 say() { echo "[distro-check $1 $(( $(date +%s) - t0 ))s] $2" >&2; }
-export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
-# As in kbuild.sh: no preprocessor run before each compile.
-export CCACHE_DEPEND=1
-export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+. "$root/scripts/buildenv.sh"
+use_ccache "$build"
 
-# name: kernel arch, Debian config, toolchain, options that must survive,
-# targets.  Options set on top of Debian's: none but BTI for clang.
+# name: kernel arch, Debian config, toolchain, options that must survive.
+# Options set on top of Debian's: none but BTI for clang.
 all=(x86_64-gcc arm64-gcc arm64-clang)
 common_want=(CONFIG_BPF_JIT=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_LSM=y
 	CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_FUNCTION_TRACER=y)
 arm64_want=(CONFIG_RANDOMIZE_BASE=y CONFIG_ARM64_MODULE_PLTS=y
 	CONFIG_RANDOMIZE_MODULE_REGION_FULL=y CONFIG_SLUB=y)
-# kernel/module/kallsyms.o: the series' mapping-symbol fix, built on
-# every architecture.
-arm64_targets=(arch/arm64/net/ arch/arm64/kernel/ftrace.o
-	arch/arm64/kernel/entry-ftrace.o kernel/bpf/ kernel/trace/
-	kernel/module/kallsyms.o)
 
 cfgdir=$build/dl/linux-config
 fetch_configs() {
@@ -62,29 +55,25 @@ fetch_configs() {
 
 dc_cache=${DISTRO_CHECK_CACHE:-$HOME/.cache/sleep-tramp/distro-check}
 
-# Set karch cfg tc want targets extra for configuration $1.
+# Set karch adir cfg tc want extra for configuration $1.
 describe() {
-	tc=() want=() targets=() extra=()
+	tc=() want=() extra=()
 	case $1 in
 	x86_64-gcc)
-		karch=x86_64 cfg=config.amd64_none_amd64
+		karch=x86_64 adir=x86 cfg=config.amd64_none_amd64
 		tc=(CC="ccache gcc" HOSTCC="ccache gcc")
-		want=("${common_want[@]}")
-		targets=(arch/x86/net/ kernel/bpf/ kernel/trace/
-			kernel/module/kallsyms.o) ;;
+		want=("${common_want[@]}") ;;
 	arm64-gcc)
-		karch=arm64 cfg=config.arm64_none_arm64
+		karch=arm64 adir=arm64 cfg=config.arm64_none_arm64
 		tc=(CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc"
 			HOSTCC="ccache gcc")
-		want=("${common_want[@]}" "${arm64_want[@]}")
-		targets=("${arm64_targets[@]}") ;;
+		want=("${common_want[@]}" "${arm64_want[@]}") ;;
 	arm64-clang)
-		karch=arm64 cfg=config.arm64_none_arm64
+		karch=arm64 adir=arm64 cfg=config.arm64_none_arm64
 		tc=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang")
 		extra=(ARM64_BTI_KERNEL)
 		want=("${common_want[@]}" "${arm64_want[@]}"
-			CONFIG_ARM64_BTI_KERNEL=y CONFIG_CC_IS_CLANG=y)
-		targets=("${arm64_targets[@]}") ;;
+			CONFIG_ARM64_BTI_KERNEL=y CONFIG_CC_IS_CLANG=y) ;;
 	*)	echo "distro-check: unknown configuration $1 (have: ${all[*]})" >&2
 		return 2 ;;
 	esac
@@ -105,14 +94,42 @@ debian_config() {
 	done
 }
 
+# Print, one per line, the kbuild object targets made from the C and
+# assembly files the series changes (the patched tree against "pristine",
+# uncommitted edits included) for architecture directory $adir, under the
+# configuration in $obj/.config.  Headers are not listed: these objects
+# include the ones the series changes, and the test kernels compile every
+# other includer.  A listed object the configuration does not build fails
+# the check ("No rule to make target"), so nothing of the series goes
+# unchecked by accident.
+series_objects() {
+	local f
+	git -C "$src" diff --name-only --no-renames pristine -- '*.c' '*.S' |
+	while read -r f; do
+		case $f in
+		arch/"$adir"/*) ;;
+		arch/*) continue ;;
+		esac
+		case $f in
+		# Compiled by "prepare".
+		*/asm-offsets.c) continue ;;
+		# #included by trace.c, and only with the start-up tests.
+		kernel/trace/trace_selftest.c)
+			grep -qx CONFIG_FTRACE_STARTUP_TEST=y "$obj/.config" &&
+				echo kernel/trace/trace.o
+			continue ;;
+		esac
+		echo "${f%.*}.o"
+	done | sort -u
+}
+
 # Print the cache key of configuration $1, or nothing when its result
 # cannot be kept (cache off, tree not clean or not a git tree).
 result_key() {
 	local tree t
 	[ "$dc_cache" = off ] && return 0
-	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
-		return 0
-	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
+	tree=$(clean_tree_id "$src")
+	[ -n "$tree" ] || return 0
 	{
 		echo "name $1 tree $tree"
 		cat "$obj/.config.new" "$root/scripts/distro-check.sh"
@@ -144,7 +161,13 @@ check_one() {
 		missing=1
 	done
 	[ $missing -eq 0 ] || return 1
-	say "$name" "compiling ${targets[*]} with -Werror"
+	local targets
+	mapfile -t targets < <(series_objects)
+	if [ ${#targets[@]} -eq 0 ]; then
+		echo "# the series changes no C or assembly file for $adir"
+		return 1
+	fi
+	say "$name" "compiling ${#targets[@]} objects with -Werror: ${targets[*]}"
 	# Without debug info (Debian builds with it): it changes no
 	# diagnostic, and each compile is cheaper.
 	if ! "${mk[@]}" KCFLAGS="-Werror -g0" prepare "${targets[@]}" \
@@ -153,12 +176,14 @@ check_one() {
 		grep -E -A5 'error|Error' "$log" | head -40 | sed 's/^/#   /'
 		return 1
 	fi
-	local n
-	n=$(find "$obj/kernel/bpf" "$obj/kernel/trace" "$obj/kernel/module" \
-		"$obj/arch/$([ "$karch" = x86_64 ] && echo x86 || echo arm64)/net" \
-		-name '*.o' | wc -l)
-	echo "# $n objects, no warnings"
-	say "$name" "done: $n objects"
+	local t
+	for t in "${targets[@]}"; do
+		[ -f "$obj/$t" ] && continue
+		echo "# $t was not built"
+		return 1
+	done
+	echo "# ${#targets[@]} objects, no warnings: ${targets[*]}"
+	say "$name" "done: ${#targets[@]} objects"
 }
 
 [ -d "$src/kernel" ] || { echo "distro-check: $src missing (run make source)" >&2; exit 1; }
