@@ -31,6 +31,7 @@ for tool in "${CROSS}gcc" ccache pahole flex bison bc zstd git $([ "$variant" = 
 		echo "kbuild: '$tool' not found (make deps installs it)" >&2; exit 1; }
 done
 
+. "$root/scripts/buildenv.sh"
 . "$root/scripts/kcache.sh"
 key=$(kcache_key)
 if kcache_current "$key"; then
@@ -55,15 +56,7 @@ seed_from_stock
 say "configuring"
 "$root/scripts/kconfig.sh" "$src" "$obj" "$arch" "$variant"
 
-export CCACHE_BASEDIR=$build
-export CCACHE_NOHASHDIR=1
-# Depend mode: ccache takes a compile's includes from the compiler's own
-# dependency output instead of running the preprocessor first, which cost
-# a third on top of every miss (kernel/fork.c: 1.77 s, 1.42 s in depend
-# mode, 1.36 s without ccache).
-export CCACHE_DEPEND=1
-export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+use_ccache "$build"
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 export KBUILD_BUILD_USER=sleep KBUILD_BUILD_HOST=tramp KBUILD_BUILD_VERSION=1
 say "building (ccache $(ccache -s 2>/dev/null | awk '/cache size|Cache size/{print $3 $4; exit}'))"

@@ -16,7 +16,7 @@ root=$tmp/root
 mkdir -p "$root/scripts" "$root/kconfig"
 cp "$here/../Kconfig.sleep" "$root/"
 cp "$here"/../kconfig/*.config "$root/kconfig/"
-cp "$here"/{kbuild,kconfig,variant,arch,kseed,kcache}.sh "$root/scripts/"
+cp "$here"/{kbuild,kconfig,variant,arch,kseed,kcache,buildenv}.sh "$root/scripts/"
 
 src=$tmp/src obj=$tmp/obj variant=stock arch=x86_64
 mkdir -p "$src"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by kbuild.sh: the finished-kernel cache.
+. "$(dirname "${BASH_SOURCE[0]}")/buildenv.sh"
 #
 # ccache makes every compile of a known object a hit, yet a kernel whose
 # objects all come from ccache still takes 170-270 s here: kbuild forks
@@ -10,7 +11,7 @@
 #     uncommitted changes is never cached),
 #   - the config fragments kconfig.sh merges for this variant,
 #   - the build scripts (kbuild.sh, kconfig.sh, variant.sh, arch.sh,
-#     kseed.sh, this),
+#     kseed.sh, buildenv.sh, this),
 #   - the toolchain's versions (gcc, cross gcc and ld, clang and lld for
 #     bti, pahole, make) and KCFLAGS/KAFLAGS/KCPPFLAGS.
 # The key is also stamped into the object directory, so a rebuild of an
@@ -31,16 +32,15 @@ kcache_stamp=$obj/.inputs-key
 kcache_key() {
 	local tree f
 	[ "$kcache_dir" = off ] && return 0
-	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
-		return 0
-	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
+	tree=$(clean_tree_id "$src")
+	[ -n "$tree" ] || return 0
 	{
 		echo "tree $tree"
 		while read -r f; do
 			echo "file ${f#"$root"/}"; cat "$f"
 		done < <(config_fragments)
 		for f in kbuild.sh kconfig.sh variant.sh arch.sh kseed.sh \
-			kcache.sh; do
+			kcache.sh buildenv.sh; do
 			echo "file scripts/$f"; cat "$root/scripts/$f"
 		done
 		echo "tool $(gcc --version | head -1)"

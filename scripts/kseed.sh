@@ -2,6 +2,7 @@
 # Sourced by kbuild.sh: a patched kernel's first build starts from the
 # objects of its stock counterpart.
 # Needs: $build $src $obj $variant $arch, say().
+. "$(dirname "${BASH_SOURCE[0]}")/buildenv.sh"
 
 # Which clean source a finished object directory was built from:
 # "TREE-ID PATH", PATH as its command and dependency files name it.
@@ -9,9 +10,8 @@ source_stamp=.source-tree
 stamp_source() {
 	local tree
 	rm -f "$obj/$source_stamp"
-	[ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || return 0
-	tree=$(git -C "$src" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) ||
-		return 0
+	tree=$(clean_tree_id "$src")
+	[ -n "$tree" ] || return 0
 	echo "$tree $(realpath "$src")" >"$obj/$source_stamp"
 }
 
