@@ -11,6 +11,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 
 import vm  # scripts/vm.py, next to this
 from vm import RESULTS, judge_console
@@ -66,6 +67,54 @@ def check_hung_case():
           any("in case second" in d for d in done[3]))
     return ok, ("a guest that hangs in 'second': 'first' keeps its pass, "
                 "'second' is named as hung, 'third' as not run")
+
+
+def check_boot_stall():
+    """A fake QEMU that stalls before init on its first boot only: boot()
+    kills it after BOOT_STALL_S of silence, boots again, keeps the first
+    console and notes the stall; a stall after init is left to the
+    timeout; a second stall is not retried."""
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    flag = os.path.join(tmp, "booted")
+    fake = ("if [ -e %s ]; then echo 'Run /init as init process'; "
+            "sleep %s; echo 'ok 1 first'; else touch %s; "
+            "echo 'smp: Bringing up secondary CPUs ...'; exec sleep 30; fi")
+    saved = (vm.qemu_cmd, vm.BOOT_STALL_S, vm.RESULTS, vm.log)
+    vm.BOOT_STALL_S, vm.RESULTS = 2, tmp
+    vm.log = lambda stage, msg: None
+    a = argparse.Namespace(arch="riscv64", variant="patched",
+                           suite="sleeptest")
+    try:
+        # Stalls once, then boots; after init it is silent for 4 s, longer
+        # than BOOT_STALL_S, which must not count.
+        vm.qemu_cmd = lambda a, append, icount: ["bash", "-c",
+                                                 fake % (flag, 4, flag)]
+        t0 = time.time()
+        text, timed_out, path = vm.boot(a, "t", "", 60)
+        took = time.time() - t0
+        stalled = os.path.join(tmp, "console-patched-riscv64-stalled.log")
+        notes = list(vm.BOOT_STALLS)
+        ok1 = (not timed_out and "ok 1 first" in text and took < 20 and
+               os.path.exists(stalled) and "Bringing up" in
+               open(stalled).read() and len(notes) == 1 and
+               "Bringing up secondary CPUs" in notes[0])
+        # Stalls every time: one retry, then a hang.
+        del vm.BOOT_STALLS[:]
+        vm.qemu_cmd = lambda a, append, icount: [
+            "bash", "-c", "echo 'smp: Bringing up'; exec sleep 30"]
+        t0 = time.time()
+        text, timed_out, path = vm.boot(a, "t", "", 60)
+        ok2 = timed_out and len(vm.BOOT_STALLS) == 1 and \
+            time.time() - t0 < 20
+    finally:
+        vm.qemu_cmd, vm.BOOT_STALL_S, vm.RESULTS, vm.log = saved
+        del vm.BOOT_STALLS[:]
+        subprocess.run(["rm", "-rf", tmp])
+    return ok1 and ok2, ("a boot that stalls before init is killed and "
+                         "booted once more, its console kept and the stall "
+                         "noted; silence after init is not a stall; a "
+                         "second stall is a hang")
 
 
 REPORTS = {
@@ -186,7 +235,7 @@ def script_checks(name, label):
 
 def main():
     checks = [check_clean_run, check_hung_case, check_known_log,
-              check_known_log_and_other, check_call_paths,
+              check_known_log_and_other, check_call_paths, check_boot_stall,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
