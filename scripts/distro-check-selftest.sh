@@ -5,8 +5,8 @@
 # the C and assembly files the series changes for that architecture, and
 # no others; a result is reused only for the same tree and config, never
 # for a tree with uncommitted changes, never after a failure, and not
-# with the cache off.  One "ok"/"not ok" line per check; scripts/harness-selftest.py
-# reports them.
+# with the cache off.  One "ok"/"not ok" line per check;
+# scripts/harness-selftest.py reports them.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
