@@ -75,7 +75,6 @@ def check_boot_stall():
     kills it after BOOT_STALL_S of silence, boots again, keeps the first
     console and notes the stall; a stall after init is left to the
     timeout; a second stall is not retried."""
-    import tempfile
     tmp = tempfile.mkdtemp()
     flag = os.path.join(tmp, "booted")
     fake = ("if [ -e %s ]; then echo 'Run /init as init process'; "
