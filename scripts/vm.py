@@ -190,13 +190,13 @@ def qemu_cmd(a, append, icount):
 # kernels alike, about once in 40-50 boots: the boot hart idles in
 # arch_cpu_idle and no timer interrupt wakes it, or it faults on fetching
 # handle_exception while the second hart sits in OpenSBI.  Such a boot is
-# killed and the guest booted once more; the stall is logged, kept in
-# the KTAP header and its console kept beside the new one.  The longest
+# killed and the guest booted once more; the stall is logged, boot()
+# returns it for the KTAP header, and its console is kept beside the new
+# one.  The longest
 # silence before init in a good boot is about 22 s (riscv64, tracers'
 # start-up tests).  A second stall is a hang like any other.
 BOOT_STALL_S = int(os.environ.get("BOOT_STALL_S", "180"))
 INIT_STARTED = re.compile(r"Run \S+ as init process")
-BOOT_STALLS = []
 
 
 def boot_once(cmd, stage, timeout, console_path):
@@ -239,7 +239,8 @@ def boot_once(cmd, stage, timeout, console_path):
 
 
 def boot(a, stage, guest_args, timeout, icount=False, name="", extra=""):
-    """Run one guest; return (console text, timed_out, console path)."""
+    """Run one guest; return (console text, timed_out, console path,
+    notes of the boots that stalled and were retried)."""
     os.makedirs(RESULTS, exist_ok=True)
     append = 'sleeptest.args="%s" %s' % (guest_args, extra)
     cmd = qemu_cmd(a, append.strip(), icount)
@@ -248,6 +249,7 @@ def boot(a, stage, guest_args, timeout, icount=False, name="", extra=""):
                                  "-bench" if icount else ""))
     log(stage, "booting: " + " ".join(cmd[:3]) + " ... (limit %ds)" % timeout)
     lines, timed_out, stalled = boot_once(cmd, stage, timeout, console_path)
+    stalls = []
     if stalled:
         kept = console_path[:-len(".log")] + "-stalled.log"
         os.replace(console_path, kept)
@@ -257,12 +259,12 @@ def boot(a, stage, guest_args, timeout, icount=False, name="", extra=""):
                 % (BOOT_STALL_S, last.strip()[:100],
                    os.path.relpath(kept, ROOT)))
         log(stage, note)
-        BOOT_STALLS.append(note)
+        stalls.append(note)
         lines, timed_out, stalled = boot_once(cmd, stage, timeout,
                                               console_path)
         if stalled:
             log(stage, "boot stalled again before init: not retried")
-    return "\n".join(lines), timed_out, console_path
+    return "\n".join(lines), timed_out, console_path, stalls
 
 
 def block(text, begin, end):
@@ -448,8 +450,9 @@ def boot_results(a, stage, name, extra):
         extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
     if a.stress_rounds:
         extra += " sleeptest.stress_rounds=%d" % a.stress_rounds
-    text, timed_out, console_path = boot(a, stage, guest_args, a.timeout,
-                                         name=name, extra=extra)
+    text, timed_out, console_path, stalls = boot(a, stage, guest_args,
+                                                 a.timeout, name=name,
+                                                 extra=extra)
     results = judge_console(a, text, timed_out, known, known_path, crash,
                             expected_cases(a))
     uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
@@ -457,7 +460,7 @@ def boot_results(a, stage, name, extra):
     paths = CALL_PATH.findall(out or "")
     return results, {"console": console_path, "text": text,
                      "kernel": uname.group(1) if uname else "?",
-                     "paths": paths}
+                     "paths": paths, "stalls": stalls}
 
 
 def judge_console(a, text, timed_out, known, known_path, crash, cases):
@@ -562,9 +565,8 @@ def write_ktap(a, name, results, meta):
         f.write("# qemu: %s\n" % qv)
         f.write("# date: %s\n" % datetime.datetime.utcnow().isoformat())
         f.write("# console: %s\n" % os.path.relpath(meta["console"], ROOT))
-        for note in BOOT_STALLS:
+        for note in meta["stalls"]:
             f.write("# %s\n" % note)
-        del BOOT_STALLS[:]
         f.write("1..%d\n" % len(results))
         for i, (case, status, directive, diag) in enumerate(results, 1):
             for d in diag:
@@ -729,7 +731,7 @@ def cmd_bench(a):
     rc = 0
     for name, extra, kaslr in boots(a):
         stage = "bench %s%s-%s" % (a.variant, name, a.arch)
-        text, timed_out, console_path = boot(
+        text, timed_out, console_path, _ = boot(
             a, stage, "--bench %d %d" % (a.iters, a.runs), a.timeout,
             icount=True, name=name, extra=extra)
         out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
