@@ -33,6 +33,12 @@ void conf_orig_asm(void);	/* traced function body: records the tcc reg */
 void conf_clobber(void);
 void conf_return_thunk(void);
 extern u64 conf_orig_tcc, conf_thunk_count;
+/*
+ * The traced body returns as JIT'd BPF code (on a conf_ret2 architecture:
+ * R0 in the second register, the C return register derived from it) or
+ * as a C function (second register undefined); set per run.
+ */
+extern bool conf_orig_bpf;
 
 /* harness.c */
 void errf(const char *fmt, ...);

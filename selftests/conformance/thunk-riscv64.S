@@ -104,8 +104,11 @@ conf_call:
  * The traced function's body as the trampoline sees it: records a6 at
  * entry (the tail call counter must arrive intact), then calls the C
  * model with a frame record of its own and returns through ra, so a
- * trampoline that enters the body with a wrong ra or SP goes astray.  It
- * returns its value in a5 too, as a JIT'd BPF function does.
+ * trampoline that enters the body with a wrong ra or SP goes astray.
+ * As JIT'd BPF code (conf_orig_bpf) it returns as 6.1's riscv JIT
+ * epilogue does: R0 in a5 for a BPF caller, and a0 = R0's low 32 bits
+ * sign-extended ("addiw a0, a5, 0") for everyone else.  As a C function
+ * it returns in a0 and leaves junk in a5.
  */
 	.globl conf_orig_asm
 	.type conf_orig_asm, %function
@@ -117,7 +120,14 @@ conf_orig_asm:
 	sd	s0, 0(sp)
 	addi	s0, sp, 16
 	call	conf_orig_c
-	mv	a5, a0			/* as 6.1's JIT epilogue leaves R0 */
+	la	t1, conf_orig_bpf
+	lbu	t1, 0(t1)
+	beqz	t1, 1f
+	mv	a5, a0			/* R0 */
+	addiw	a0, a5, 0		/* the JIT epilogue's C return value */
+	j	2f
+1:	li	a5, 0xdeadbeefdead0005	/* a C function's a5: undefined */
+2:
 	ld	ra, 8(sp)
 	ld	s0, 0(sp)
 	addi	sp, sp, 16

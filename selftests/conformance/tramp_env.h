@@ -108,6 +108,7 @@ struct bpf_tramp_run_ctx {
 /* Mocks in harness.c, with the hooks tramp_env_common.h declares. */
 void *tramp_env_tramp_enter_fn(void);
 void *tramp_env_tramp_exit_fn(void);
+bool tramp_env_func_is_bpf(const void *func);
 extern int conf_env_quiet;
 
 static inline bool tramp_env_prog_sleepable(const struct bpf_prog *p)
