@@ -17,6 +17,7 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/errno.h>
+#include <linux/filter.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
@@ -46,6 +47,12 @@ static inline bool tramp_env_prog_lsm_cgroup(const struct bpf_prog *p)
 static inline void *tramp_env_prog_func(const struct bpf_prog *p)
 {
 	return (void *)p->bpf_func;
+}
+
+/* Whether the traced function is BPF code: a program or subprogram. */
+static inline bool tramp_env_func_is_bpf(const void *func)
+{
+	return is_bpf_text_address((unsigned long)func);
 }
 
 static inline void *tramp_env_tramp_enter_fn(void)

@@ -323,6 +323,8 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 	ir->func_addr = func_addr;
 	ir->orig_call = func_addr;
 	ir->save_ret = flags & (BPF_TRAMP_F_CALL_ORIG | BPF_TRAMP_F_RET_FENTRY_RET);
+	ir->bpf_ret = ir->save_ret && t->bpf_ret_reg && func_addr &&
+		      tramp_env_func_is_bpf(func_addr);
 	if ((flags & BPF_TRAMP_F_SKIP_FRAME) && func_addr && t->orig_body)
 		ir->orig_call = t->orig_body(func_addr);
 	ir->struct_ops = fentry->nr_links == 1 && fentry->links[0] &&
@@ -393,7 +395,9 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 				    !t->orig_body) ?
 				   TRAMP_ORIG_STACK : TRAMP_ORIG_DIRECT;
 		}
-		tramp_add(ir, TRAMP_OP_STORE_RET, f->ret_off, 0);
+		/* the one value programs cannot have set: the function's own */
+		tramp_add(ir, TRAMP_OP_STORE_RET, f->ret_off,
+			  ir->bpf_ret ? TRAMP_RET_BPF : TRAMP_RET_C);
 		/* bpf_tramp_image_put() turns this nop into a jump to the epilogue */
 		tramp_add(ir, TRAMP_OP_LABEL, 0, TRAMP_LABEL_AFTER_CALL);
 		tramp_add(ir, TRAMP_OP_PATCH_SITE, 0, 0);
@@ -422,7 +426,8 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 	}
 
 	if (ir->save_ret)
-		tramp_add(ir, TRAMP_OP_LOAD_RET, f->ret_off, 0);
+		tramp_add(ir, TRAMP_OP_LOAD_RET, f->ret_off,
+			  ir->bpf_ret ? TRAMP_RET_BPF : TRAMP_RET_C);
 	tramp_add(ir, TRAMP_OP_EPILOGUE, 0, flags & BPF_TRAMP_F_SKIP_FRAME);
 
 	if (ir->nr_ops >= ir->max_ops) {
@@ -484,9 +489,9 @@ int tramp_ir_print(const struct tramp_ir *ir, char *buf, size_t len)
 	if (!len)
 		return 0;
 	buf[0] = 0;
-	PR("trampoline target=%s flags=%#x nr_regs=%u save_ret=%d struct_ops=%d\n",
+	PR("trampoline target=%s flags=%#x nr_regs=%u save_ret=%d bpf_ret=%d struct_ops=%d\n",
 	   ir->target ? ir->target->name : "?", ir->flags, ir->nr_regs,
-	   ir->save_ret, ir->struct_ops);
+	   ir->save_ret, ir->bpf_ret, ir->struct_ops);
 	PR("frame size=%u ret=%u args=%u nregs=%u ip=%u run_ctx=%u cookie=%u tcc=%u",
 	   f->size, f->ret_off, f->args_off, f->nregs_off, f->ip_off,
 	   f->run_ctx_off, f->cookie_off, f->tcc_off);
@@ -519,10 +524,13 @@ int tramp_ir_print(const struct tramp_ir *ir, char *buf, size_t len)
 		case TRAMP_OP_LOAD_ARGS:
 			PR(" %u regs @ fb-%u", op->n, op->off);
 			break;
-		case TRAMP_OP_SAVE_TCC:
-		case TRAMP_OP_RESTORE_TCC:
 		case TRAMP_OP_STORE_RET:
 		case TRAMP_OP_LOAD_RET:
+			PR("%s [fb-%u]", op->n == TRAMP_RET_BPF ? ".bpf" : "",
+			   op->off);
+			break;
+		case TRAMP_OP_SAVE_TCC:
+		case TRAMP_OP_RESTORE_TCC:
 			PR(" [fb-%u]", op->off);
 			break;
 		case TRAMP_OP_CALL:

@@ -58,8 +58,8 @@ enum tramp_opcode {
 	TRAMP_OP_LOAD_ARGS,	/* slots from off -> arg registers 0..n-1 */
 	TRAMP_OP_CALL,		/* call target(args...), maybe keep result */
 	TRAMP_OP_CALL_ORIG,	/* call the traced function */
-	TRAMP_OP_STORE_RET,	/* return register -> slot at off */
-	TRAMP_OP_LOAD_RET,	/* slot at off -> return register */
+	TRAMP_OP_STORE_RET,	/* return register n -> slot at off */
+	TRAMP_OP_LOAD_RET,	/* slot at off -> return register(s) n */
 	TRAMP_OP_BRANCH,	/* if (cond) goto label */
 	TRAMP_OP_LABEL,		/* bind label here */
 	TRAMP_OP_ALIGN,		/* pad with nops to n bytes (absolute) */
@@ -111,6 +111,19 @@ enum tramp_reach {
 /* Literal pool: how far a PC-relative load must reach (arm64 LDR: 1 MiB). */
 #define TRAMP_LIT_REACH		0x100000
 
+/*
+ * Which return register STORE_RET and LOAD_RET mean (op->n).  C: the C
+ * ABI's.  BPF: only on a backend with bpf_ret_reg, for a traced function
+ * that is BPF code.  STORE_RET saves the BPF return register (R0, all 64
+ * bits); LOAD_RET sets it from the slot and sets the C return register
+ * from it as the JIT's own epilogue does, so both a BPF caller and a C
+ * caller get what the function itself would have returned.
+ */
+enum tramp_ret_reg {
+	TRAMP_RET_C,
+	TRAMP_RET_BPF,
+};
+
 /* How the traced function is found for TRAMP_OP_CALL_ORIG. */
 enum tramp_orig {
 	TRAMP_ORIG_DIRECT,	/* target is its address */
@@ -127,7 +140,8 @@ struct tramp_op {
 	u8 reach;		/* BRANCH: enum tramp_reach */
 	u8 orig;		/* CALL_ORIG: enum tramp_orig */
 	u32 off;		/* frame offset (see struct tramp_frame) */
-	u32 n;			/* register count, label id or alignment */
+	u32 n;			/* register count, label id, alignment or
+				 * enum tramp_ret_reg */
 	s16 link;		/* program index in the trampoline, or -1 */
 	u64 imm;		/* STORE_IMM */
 	const void *target;	/* CALL, CALL_ORIG: address */
@@ -164,6 +178,11 @@ struct tramp_ir {
 	u32 flags;
 	u32 nr_regs;		/* 8-byte argument slots */
 	bool save_ret;
+	/*
+	 * The traced function is BPF code and the backend has bpf_ret_reg:
+	 * its return value is saved and restored as TRAMP_RET_BPF.
+	 */
+	bool bpf_ret;
 	/*
 	 * Called as an ordinary function (a struct_ops member), not from a
 	 * patched call site; 6.1's rule: one fentry link, of struct_ops type.
@@ -222,6 +241,13 @@ struct tramp_target {
 	u32 patch_size;		/* bytes of TRAMP_OP_PATCH_SITE */
 	u32 branch_align;	/* alignment of fmod_ret's target, 0: none */
 	u32 tail_reserve;	/* image bytes that must stay free at the end */
+	/*
+	 * The JIT returns from a BPF function to a BPF caller in a register
+	 * other than the C ABI's (riscv64 6.1: R0 in a5, and a0 = R0's low
+	 * 32 bits sign-extended), so a trampoline on BPF code must save and
+	 * restore that register (TRAMP_RET_BPF).
+	 */
+	bool bpf_ret_reg;
 	/*
 	 * SKIP_FRAME: the body of the traced function, past the patched call.
 	 * NULL: the body is where the patched call returns to, so CALL_ORIG

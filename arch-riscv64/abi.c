@@ -3,7 +3,8 @@
  * riscv64 calling convention as the trampoline backend uses it (LP64).
  *
  * Arguments: a0-a7, one 8-byte slot each; more, or any struct argument,
- * is refused with -ENOTSUPP.  Return value in a0.  t1 is the scratch
+ * is refused with -ENOTSUPP.  Return value in a0; a BPF function returns
+ * R0 to a BPF caller in a5 (TRAMP_RET_BPF).  t1 is the scratch
  * register.  Enter's result is kept in the IR frame's backend slot 0, not
  * in a callee-saved register that every trampoline would save and
  * restore.

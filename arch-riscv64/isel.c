@@ -239,25 +239,27 @@ int rv_op_call_orig(struct tramp_ctx *c, const struct tramp_op *op)
 	return 0;
 }
 
-/* sd a0, [slot] */
+/* C: sd a0, [slot]   BPF: sd a5, [slot] (R0, all 64 bits) */
 int rv_op_store_ret(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	return store(c, RV_RET, op->off);
+	return store(c, op->n == TRAMP_RET_BPF ? RV_BPF_RET : RV_RET, op->off);
 }
 
 /*
- * ld a0, [slot]; mv a5, a0.  6.1's JIT returns a BPF function's R0 to a
- * BPF caller in a5 (its epilogue copies a5 to a0 for everyone else), so a
- * trampoline on a BPF subprogram must give back both; for a kernel
- * function a5 means nothing on return.
+ * C: ld a0, [slot]
+ * BPF: ld a5, [slot]; addiw a0, a5, 0
+ * 6.1's JIT hands a BPF function's R0 to a BPF caller in a5, and its
+ * epilogue sets a0 to R0's low 32 bits sign-extended for a C caller (the
+ * kernel running a program); a trampoline on BPF code returns both.
  */
 int rv_op_load_ret(struct tramp_ctx *c, const struct tramp_op *op)
 {
-	int err = load(c, RV_RET, op->off);
-
-	if (!err)
-		emit(c, rv_mv(RV_A5, RV_RET));
-	return err;
+	if (op->n != TRAMP_RET_BPF)
+		return load(c, RV_RET, op->off);
+	if (load(c, RV_BPF_RET, op->off))
+		return -ERANGE;
+	emit(c, rv_addiw(RV_RET, RV_BPF_RET, 0));
+	return 0;
 }
 
 /* Offset for a branch emitted next, to label n. */

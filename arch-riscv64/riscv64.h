@@ -51,6 +51,7 @@ bool rv_split_pcrel(s64 off, u32 *hi20, s32 *lo12);
 /* abi.c */
 extern const int rv_arg_regs[8];
 #define RV_RET		RV_A0	/* return register */
+#define RV_BPF_RET	RV_A5	/* 6.1 JIT: R0, returned to a BPF caller */
 #define RV_BODY		RV_T0	/* patched call site: the traced body */
 #define RV_SCRATCH	RV_T1	/* clobbered freely */
 #define RV_TCC		RV_A6	/* 6.1 JIT's tail call counter */

@@ -20,6 +20,8 @@ const struct tramp_target tramp_target_riscv64 = {
 	.patch_size = RV_TRAMP_PATCH_SIZE,
 	.branch_align = 0,
 	.tail_reserve = 0,
+	/* a BPF function returns R0 to a BPF caller in a5 (TRAMP_RET_BPF) */
+	.bpf_ret_reg = true,
 	/* CALL_ORIG with SKIP_FRAME calls the body through the saved t0 */
 	.orig_body = NULL,
 	.op = {
