@@ -803,6 +803,8 @@ static const struct test_case cases[] = {
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
+	{ "subprog_returns_traced", test_subprog_returns_traced },
+	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },
 	{ "recursion_guard_direct", test_recursion_guard_direct },
 	{ "trampoline_churn", test_trampoline_churn },
 	{ "trampoline_churn_function_tracer",

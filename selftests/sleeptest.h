@@ -120,6 +120,10 @@ void test_module_function(void);
 void test_recursion_guard_direct(void);
 void test_trampoline_on_bpf_prog(void);
 
+/* bpftarget.c */
+void test_subprog_returns_traced(void);
+void test_reject_fmod_ret_on_bpf_prog(void);
+
 /* churn.c */
 void test_trampoline_churn(void);
 void test_trampoline_churn_function_tracer(void);

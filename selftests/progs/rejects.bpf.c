@@ -115,6 +115,13 @@ int BPF_PROG(fexit_s_any)
 	return 0;
 }
 
+/* Target set by the test: a BPF program, where 6.1 refuses fmod_ret. */
+SEC("fmod_ret")
+int BPF_PROG(fmod_ret_any)
+{
+	return 1;
+}
+
 SEC("fmod_ret.s")
 int BPF_PROG(fmod_ret_s_any)
 {

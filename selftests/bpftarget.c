@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF functions as trampoline targets: what a BPF caller and the kernel
+ * get back from a traced program or subprogram, what fentry and fexit see
+ * there, and what 6.1 refuses on them.
+ */
+#include "sleeptest.h"
+
+#include "progtarget.skel.h"
+#include "subprog_ret.skel.h"
+
+#define INPUT 64ULL
+
+/* Load the XDP caller of subprog_ret.bpf.c alone, its input set. */
+static struct subprog_ret *load_caller(void)
+{
+	struct subprog_ret *t = subprog_ret__open();
+	struct bpf_program *p;
+
+	if (!CHECK(t, "open failed"))
+		return NULL;
+	bpf_object__for_each_program(p, t->obj)
+		bpf_program__set_autoload(p, p == t->progs.subprog_caller);
+	if (!CHECK_ERR(subprog_ret__load(t), "load the XDP caller")) {
+		subprog_ret__destroy(t);
+		return NULL;
+	}
+	t->bss->input = INPUT;
+	return t;
+}
+
+/*
+ * Run the caller once through BPF_PROG_TEST_RUN and check what it got
+ * from each subprogram: its own checks in BPF, the registers it stored,
+ * and its return value as the kernel received it.
+ */
+static void run_caller(struct subprog_ret *t, const char *when)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+	struct subprog_ret__bss *b = t->bss;
+	__u32 runs = b->caller_runs;
+	int fd = bpf_program__fd(t->progs.subprog_caller);
+
+	if (!CHECK_ERR(bpf_prog_test_run_opts(fd, &opts) ? -errno : 0,
+		       "test run"))
+		return;
+	CHECK(b->caller_runs == runs + 1, "%s: the caller ran %u times, want 1",
+	      when, b->caller_runs - runs);
+	CHECK(opts.retval == INPUT,
+	      "%s: the caller returned %u, want %llu (the high half of sub_wide())",
+	      when, opts.retval, INPUT);
+	CHECK(!b->caller_bad, "%s: the caller's own checks failed: %#x", when,
+	      b->caller_bad);
+	CHECK(b->got_wide == (INPUT << 32 | 1), "%s: sub_wide() gave %#llx",
+	      when, (unsigned long long)b->got_wide);
+	CHECK(b->got_wide_static == (INPUT << 32 | 2),
+	      "%s: sub_wide_static() gave %#llx", when,
+	      (unsigned long long)b->got_wide_static);
+	CHECK(b->got_top == (INPUT | 0x80000000ULL), "%s: sub_top() gave %#llx",
+	      when, (unsigned long long)b->got_top);
+	CHECK(b->got_u32 == (INPUT | 0x80000000ULL), "%s: sub_u32() gave %#llx",
+	      when, (unsigned long long)b->got_u32);
+	CHECK(b->got_neg == -(long long)INPUT - 100, "%s: sub_neg() gave %lld",
+	      when, (long long)b->got_neg);
+}
+
+/*
+ * fentry and fexit on an XDP program and on five of its subprograms,
+ * global and static: the caller gets every value as without them, 64-bit
+ * results and a u32 with its top bit set among them (riscv64's JIT
+ * returns R0 to a BPF caller in a5, not in a0), and fexit sees them whole.
+ */
+void test_subprog_returns_traced(void)
+{
+	static const char *const tracers[] = {
+		"entry_wide", "exit_wide", "exit_wide_static", "exit_top",
+		"exit_u32", "exit_neg", "entry_caller", "exit_caller",
+	};
+	static const char *const targets[] = {
+		"sub_wide", "sub_wide", "sub_wide_static", "sub_top",
+		"sub_u32", "sub_neg", "subprog_caller", "subprog_caller",
+	};
+	struct subprog_ret *t, *tr = NULL;
+	struct subprog_ret__bss *b;
+	struct bpf_program *p;
+	unsigned int i;
+	int fd;
+
+	t = load_caller();
+	if (!t)
+		return;
+	run_caller(t, "no trampoline");
+	fd = bpf_program__fd(t->progs.subprog_caller);
+
+	tr = subprog_ret__open();
+	if (!CHECK(tr, "open failed"))
+		goto out;
+	bpf_object__for_each_program(p, tr->obj)
+		bpf_program__set_autoload(p, false);
+	for (i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+		p = bpf_object__find_program_by_name(tr->obj, tracers[i]);
+		if (!CHECK(p, "no program %s", tracers[i]))
+			goto out;
+		bpf_program__set_autoload(p, true);
+		bpf_program__set_attach_target(p, fd, targets[i]);
+	}
+	if (!CHECK_ERR(subprog_ret__load(tr), "load the tracers") ||
+	    !CHECK_ERR(subprog_ret__attach(tr), "attach the tracers"))
+		goto out;
+
+	run_caller(t, "traced");
+	b = tr->bss;
+	CHECK(b->fentry_runs == 2 && b->fexit_runs == 6,
+	      "fentry ran %u times (want 2), fexit %u (want 6)",
+	      b->fentry_runs, b->fexit_runs);
+	CHECK(b->seen_arg == INPUT, "fentry on sub_wide saw %#llx",
+	      (unsigned long long)b->seen_arg);
+	CHECK(b->seen_wide == (INPUT << 32 | 1), "fexit on sub_wide saw %#llx",
+	      (unsigned long long)b->seen_wide);
+	CHECK(b->seen_wide_static == (INPUT << 32 | 2),
+	      "fexit on sub_wide_static saw %#llx",
+	      (unsigned long long)b->seen_wide_static);
+	CHECK(b->seen_top == (INPUT | 0x80000000ULL), "fexit on sub_top saw %#llx",
+	      (unsigned long long)b->seen_top);
+	CHECK(b->seen_u32 == (INPUT | 0x80000000ULL), "fexit on sub_u32 saw %#llx",
+	      (unsigned long long)b->seen_u32);
+	CHECK(b->seen_neg == -(long long)INPUT - 100, "fexit on sub_neg saw %lld",
+	      (long long)b->seen_neg);
+	CHECK(b->seen_caller_ret == INPUT, "fexit on the caller saw %lld",
+	      (long long)b->seen_caller_ret);
+
+	subprog_ret__destroy(tr);
+	tr = NULL;
+	run_caller(t, "detached");
+out:
+	subprog_ret__destroy(tr);
+	subprog_ret__destroy(t);
+}
+
+/*
+ * 6.1 refuses fmod_ret on BPF code, with the verifier's reason: on an
+ * XDP program, on its global subprogram, and on a tc program.
+ */
+void test_reject_fmod_ret_on_bpf_prog(void)
+{
+	static const char *const msg = "can't modify return codes of BPF programs";
+	struct subprog_ret *t;
+	struct progtarget *tc;
+	struct bpf_program *p;
+	int fd;
+
+	t = load_caller();
+	if (!t)
+		return;
+	fd = bpf_program__fd(t->progs.subprog_caller);
+	load_one_reject_on("fmod_ret_any", fd, "subprog_caller", 0, msg);
+	load_one_reject_on("fmod_ret_any", fd, "sub_wide", 0, msg);
+	subprog_ret__destroy(t);
+
+	tc = progtarget__open();
+	if (!CHECK(tc, "open failed"))
+		return;
+	bpf_object__for_each_program(p, tc->obj)
+		bpf_program__set_autoload(p, p == tc->progs.target_prog);
+	if (CHECK_ERR(progtarget__load(tc), "load the tc program"))
+		load_one_reject_on("fmod_ret_any",
+				   bpf_program__fd(tc->progs.target_prog),
+				   "target_prog", 0, msg);
+	progtarget__destroy(tc);
+}
