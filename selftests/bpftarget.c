@@ -8,6 +8,7 @@
 
 #include "progtarget.skel.h"
 #include "subprog_ret.skel.h"
+#include "tailcall_traced.skel.h"
 
 #define INPUT 64ULL
 
@@ -169,4 +170,70 @@ void test_reject_fmod_ret_on_bpf_prog(void)
 				   bpf_program__fd(tc->progs.target_prog),
 				   "target_prog", 0, msg);
 	progtarget__destroy(tc);
+}
+
+/* Run tail_entry once; returns how often it ran, or -1. */
+static int run_tail_chain(struct tailcall_traced *t, const char *when)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+	__u32 before = t->bss->entries;
+
+	if (!CHECK_ERR(bpf_prog_test_run_opts(
+			bpf_program__fd(t->progs.tail_entry), &opts) ? -errno : 0,
+		       "test run"))
+		return -1;
+	CHECK(opts.retval == 7, "%s: the chain returned %u, want 7", when,
+	      opts.retval);
+	return t->bss->entries - before;
+}
+
+/*
+ * A program whose subprogram tail-calls the program again runs 34 times
+ * (the first run and 6.1's 33 tail calls), with fentry and fexit on the
+ * subprogram too: the trampoline carries the tail call counter.
+ */
+void test_tail_call_limit_traced(void)
+{
+	struct tailcall_traced *t, *tr = NULL;
+	__u32 key = 0;
+	int fd, map_fd, n;
+
+	t = tailcall_traced__open();
+	if (!CHECK(t, "open failed"))
+		return;
+	bpf_program__set_autoload(t->progs.on_sub_tail_entry, false);
+	bpf_program__set_autoload(t->progs.on_sub_tail_exit, false);
+	if (!CHECK_ERR(tailcall_traced__load(t), "load the tc program"))
+		goto out;
+	fd = bpf_program__fd(t->progs.tail_entry);
+	map_fd = bpf_map__fd(t->maps.jmp_table);
+	if (!CHECK_ERR(bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY) ?
+		       -errno : 0, "fill the prog array"))
+		goto out;
+	n = run_tail_chain(t, "no trampoline");
+	CHECK(n == 34, "no trampoline: the program ran %d times, want 34", n);
+
+	tr = tailcall_traced__open();
+	if (!CHECK(tr, "open failed"))
+		goto out;
+	bpf_program__set_autoload(tr->progs.tail_entry, false);
+	bpf_program__set_attach_target(tr->progs.on_sub_tail_entry, fd,
+				       "sub_tail");
+	bpf_program__set_attach_target(tr->progs.on_sub_tail_exit, fd,
+				       "sub_tail");
+	if (!CHECK_ERR(tailcall_traced__load(tr), "load the tracers") ||
+	    !CHECK_ERR(tailcall_traced__attach(tr), "attach the tracers"))
+		goto out;
+	n = run_tail_chain(t, "traced");
+	CHECK(n == 34, "traced: the program ran %d times, want 34", n);
+	CHECK(tr->bss->fentry_runs == 34 && tr->bss->fexit_runs == 34,
+	      "fentry ran %u times, fexit %u, want 34 each",
+	      tr->bss->fentry_runs, tr->bss->fexit_runs);
+	CHECK(tr->bss->fexit_ret == 7, "fexit saw %d, want 7",
+	      tr->bss->fexit_ret);
+out:
+	tailcall_traced__destroy(tr);
+	tailcall_traced__destroy(t);
 }

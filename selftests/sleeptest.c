@@ -805,6 +805,7 @@ static const struct test_case cases[] = {
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
 	{ "subprog_returns_traced", test_subprog_returns_traced },
 	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },
+	{ "tail_call_limit_traced", test_tail_call_limit_traced },
 	{ "recursion_guard_direct", test_recursion_guard_direct },
 	{ "trampoline_churn", test_trampoline_churn },
 	{ "trampoline_churn_function_tracer",
