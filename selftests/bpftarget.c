@@ -6,11 +6,14 @@
  */
 #include "sleeptest.h"
 
+#include "freplace_far.skel.h"
 #include "progtarget.skel.h"
 #include "subprog_ret.skel.h"
 #include "tailcall_traced.skel.h"
 
 #define INPUT 64ULL
+/* BPF programs loaded between an extension's target and the extension */
+#define FILLER_PROGS 150
 
 /* Load the XDP caller of subprog_ret.bpf.c alone, its input set. */
 static struct subprog_ret *load_caller(void)
@@ -236,4 +239,112 @@ void test_tail_call_limit_traced(void)
 out:
 	tailcall_traced__destroy(tr);
 	tailcall_traced__destroy(t);
+}
+
+/* The address of a loaded program's code, from its info. */
+static unsigned long long prog_addr(int fd)
+{
+	unsigned long long ksym = 0;
+	struct bpf_prog_info info = {
+		.nr_jited_ksyms = 1,
+		.jited_ksyms = (unsigned long)&ksym,
+	};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return ksym;
+}
+
+/* The caller's view while new_sub_wide() replaces sub_wide(). */
+static void run_caller_extended(struct subprog_ret *t,
+				struct freplace_far *ext, __u32 ext_runs)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+
+	if (!CHECK_ERR(bpf_prog_test_run_opts(
+			bpf_program__fd(t->progs.subprog_caller), &opts) ?
+		       -errno : 0, "test run"))
+		return;
+	CHECK(ext->bss->ext_runs == ext_runs + 1,
+	      "the extension ran %u times, want 1", ext->bss->ext_runs - ext_runs);
+	CHECK(t->bss->got_wide == (INPUT << 32 | 9),
+	      "extended: sub_wide() gave %#llx, want the extension's %#llx",
+	      (unsigned long long)t->bss->got_wide, INPUT << 32 | 9);
+	CHECK(t->bss->caller_bad == 1 && opts.retval == INPUT,
+	      "extended: the caller's checks gave %#x (want 1: only sub_wide), it returned %u",
+	      t->bss->caller_bad, opts.retval);
+}
+
+/*
+ * freplace executed: an extension of a global subprogram loaded after
+ * FILLER_PROGS other programs, so far from its target (riscv64's BPF
+ * region is 128 MiB, a JAL reaches 1 MiB).  The caller gets the
+ * extension's result, twice (attach, detach, attach again), and the
+ * original's once detached.
+ */
+void test_freplace_far_target(void)
+{
+	static const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct freplace_far *ext = NULL;
+	struct subprog_ret *t;
+	struct bpf_link *link;
+	int fillers[FILLER_PROGS], nfill = 0, fd, i, err;
+	unsigned long long target_at, ext_at;
+
+	t = load_caller();
+	if (!t)
+		return;
+	fd = bpf_program__fd(t->progs.subprog_caller);
+	for (; nfill < FILLER_PROGS; nfill++) {
+		fillers[nfill] = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL,
+					       "GPL", ret0, 2, NULL);
+		if (!CHECK(fillers[nfill] >= 0, "filler program %d: %s", nfill,
+			   strerror(errno)))
+			goto out;
+	}
+	ext = freplace_far__open();
+	if (!CHECK(ext, "open failed"))
+		goto out;
+	bpf_program__set_attach_target(ext->progs.new_sub_wide, fd, "sub_wide");
+	if (!CHECK_ERR(freplace_far__load(ext), "load the extension"))
+		goto out;
+	target_at = prog_addr(fd);
+	ext_at = prog_addr(bpf_program__fd(ext->progs.new_sub_wide));
+	diag("extension %lld KiB from its target's caller (%#llx, %#llx)",
+	     ((long long)ext_at - (long long)target_at) / 1024, target_at,
+	     ext_at);
+#ifdef __riscv
+	CHECK(llabs((long long)(ext_at - target_at)) > (1LL << 20),
+	      "the extension is within 1 MiB of its target: load more fillers");
+#endif
+	for (i = 0; i < 2; i++) {
+		link = bpf_program__attach_freplace(ext->progs.new_sub_wide, fd,
+						    "sub_wide");
+		err = libbpf_get_error(link);
+		if (!CHECK_ERR(err, i ? "attach the extension again" :
+				   "attach the extension")) {
+			/* what a failed attach left behind */
+			link = bpf_program__attach_freplace(
+				ext->progs.new_sub_wide, fd, "sub_wide");
+			CHECK_ERR(libbpf_get_error(link), "retry the attach");
+			if (!libbpf_get_error(link))
+				bpf_link__destroy(link);
+			run_caller(t, "after a failed attach");
+			goto out;
+		}
+		run_caller_extended(t, ext, ext->bss->ext_runs);
+		bpf_link__destroy(link);
+		run_caller(t, "extension detached");
+	}
+out:
+	while (nfill-- > 0)
+		close(fillers[nfill]);
+	freplace_far__destroy(ext);
+	subprog_ret__destroy(t);
 }

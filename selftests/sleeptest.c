@@ -806,6 +806,7 @@ static const struct test_case cases[] = {
 	{ "subprog_returns_traced", test_subprog_returns_traced },
 	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },
 	{ "tail_call_limit_traced", test_tail_call_limit_traced },
+	{ "freplace_far_target", test_freplace_far_target },
 	{ "recursion_guard_direct", test_recursion_guard_direct },
 	{ "trampoline_churn", test_trampoline_churn },
 	{ "trampoline_churn_function_tracer",

@@ -124,6 +124,7 @@ void test_trampoline_on_bpf_prog(void);
 void test_subprog_returns_traced(void);
 void test_reject_fmod_ret_on_bpf_prog(void);
 void test_tail_call_limit_traced(void);
+void test_freplace_far_target(void);
 
 /* churn.c */
 void test_trampoline_churn(void);
