@@ -8,6 +8,7 @@
 #include "glue.h"
 #include <sys/stat.h>
 
+#include "argshape.skel.h"
 #include "attach.skel.h"
 #include "modfunc.skel.h"
 #include "progtarget.skel.h"
@@ -430,4 +431,163 @@ void test_trampoline_on_bpf_prog(void)
 out:
 	progtarget__destroy(tracer);
 	progtarget__destroy(target);
+}
+
+/*
+ * Argument shapes: fentry, fexit and fmod_ret on test-module functions
+ * with eight argument registers (s8, s16, a negative int, u64, u8, u16,
+ * s32, u64), six, and a 16-byte struct passed by value.  Each program
+ * must see every value with its type; fmod_ret's value must replace the
+ * result.  6.1's limits stay: x86-64 has six argument registers and
+ * passes structs, arm64 and riscv64 eight and no structs; a shape past
+ * the limit is refused at attach with -ENOTSUPP (524).
+ */
+#define ARGS_D 0x8000000000000001ULL
+#define ARGS_H 0x1122334455667788ULL
+#if defined(__x86_64__)
+#define ARCH_MAX_REG_ARGS 6
+#define ARCH_STRUCT_ARGS 1
+#else
+#define ARCH_MAX_REG_ARGS 8
+#define ARCH_STRUCT_ARGS 0
+#endif
+
+/* Call one shape through the module's args file; its result, or -1. */
+static long long call_shape(char which)
+{
+	char buf[32] = {};
+	int fd;
+
+	fd = open("/sys/kernel/debug/" TEST_MODULE "/args", O_WRONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "args: %s", strerror(errno)))
+		return -1;
+	CHECK(write(fd, &which, 1) == 1, "args write: %s", strerror(errno));
+	close(fd);
+	fd = open("/sys/kernel/debug/" TEST_MODULE "/result", O_RDONLY | O_CLOEXEC);
+	if (!CHECK(fd >= 0, "result: %s", strerror(errno)))
+		return -1;
+	CHECK(read(fd, buf, sizeof(buf) - 1) > 0, "result read: %s",
+	      strerror(errno));
+	close(fd);
+	return (long long)strtoull(buf, NULL, 16);
+}
+
+struct shape_case {
+	char which;
+	const char *name;
+	int regs;		/* argument registers it takes */
+	bool has_struct;
+	long long want;
+	int nargs;
+	long long args[8];	/* what fentry must see, with each type */
+};
+
+static void one_shape(const struct shape_case *c)
+{
+	static const char *const suffix[] = { "_entry", "_exit", "_modret" };
+	const char *prefix = c->which == '8' ? "args8" :
+			     c->which == '6' ? "args6" : "struct";
+	bool refused = c->regs > ARCH_MAX_REG_ARGS ||
+		       (c->has_struct && !ARCH_STRUCT_ARGS);
+	struct bpf_link *links[3] = {};
+	struct bpf_program *p;
+	struct argshape *skel;
+	long long *seen, got_ret, r;
+	char name[32];
+	int i, err;
+
+	skel = argshape__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
+					      prefix, strlen(prefix)));
+	if (!CHECK_ERR(argshape__load(skel), "load"))
+		goto out;
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "%s%s", prefix, suffix[i]);
+		p = bpf_object__find_program_by_name(skel->obj, name);
+		if (!CHECK(p, "no program %s", name))
+			goto out;
+		links[i] = bpf_program__attach(p);
+		err = libbpf_get_error(links[i]);
+		if (err)
+			links[i] = NULL;
+		if (refused) {
+			CHECK(err == -524, "%s: %s (%d registers%s) attached with %d, want -524: past 6.1's limit here",
+			      c->name, name, c->regs,
+			      c->has_struct ? ", a struct" : "", err);
+			continue;
+		}
+		if (!CHECK_ERR(err, name))
+			goto out;
+	}
+	if (refused) {
+		diag("%s: refused as in 6.1 (%d argument registers%s)", c->name,
+		     c->regs, c->has_struct ? ", a struct by value" : "");
+		goto out;
+	}
+
+	/* fmod_ret returning 0: the function runs, every program sees it */
+	r = call_shape(c->which);
+	seen = c->which == '8' ? skel->bss->a8 : c->which == '6' ?
+	       skel->bss->a6 : skel->bss->as;
+	got_ret = c->which == '8' ? skel->bss->ret8 : c->which == '6' ?
+		  skel->bss->ret6 : skel->bss->rets;
+	CHECK(r == c->want, "%s returned %#llx, want %#llx", c->name, r, c->want);
+	for (i = 0; i < c->nargs; i++)
+		CHECK(seen[i] == c->args[i],
+		      "%s: fentry saw argument %d = %#llx, want %#llx", c->name,
+		      i, (unsigned long long)seen[i],
+		      (unsigned long long)c->args[i]);
+	CHECK(got_ret == c->want, "%s: fexit saw %#llx, want %#llx", c->name,
+	      got_ret, c->want);
+
+	/*
+	 * fmod_ret returning a value: it replaces the call (positive: a BPF
+	 * int reaches a 64-bit return register zero- or sign-extended by
+	 * the JIT's ABI)
+	 */
+	skel->bss->override = 4242;
+	r = call_shape(c->which);
+	got_ret = c->which == '8' ? skel->bss->ret8 : c->which == '6' ?
+		  skel->bss->ret6 : skel->bss->rets;
+	CHECK(r == 4242 && got_ret == 4242,
+	      "%s with fmod_ret: returned %lld, fexit saw %lld, want 4242",
+	      c->name, r, got_ret);
+	CHECK(skel->bss->entry_runs == 2 && skel->bss->exit_runs == 2 &&
+	      skel->bss->modret_runs == 2,
+	      "%s: fentry ran %u times, fexit %u, fmod_ret %u, want 2 each",
+	      c->name, skel->bss->entry_runs, skel->bss->exit_runs,
+	      skel->bss->modret_runs);
+out:
+	for (i = 0; i < 3; i++)
+		bpf_link__destroy(links[i]);
+	argshape__destroy(skel);
+}
+
+void test_argument_shapes(void)
+{
+	const long long d4 = (long long)(ARGS_D >> 4), h8 = ARGS_H >> 8;
+	const struct shape_case cases[] = {
+		{ '6', "sleeptest_mod_args6", 6, false,
+		  -5 - 300 - 100 + d4 + 0xf0 - 2, 6,
+		  { -5, -300, -100, (long long)ARGS_D, 0xf0, -2 } },
+		{ '8', "sleeptest_mod_args8", 8, false,
+		  -5 - 300 - 100 + d4 + 0xf0 + 0xfff0 - 2 + h8, 8,
+		  { -5, -300, -100, (long long)ARGS_D, 0xf0, 0xfff0, -2,
+		    (long long)ARGS_H } },
+		{ 's', "sleeptest_mod_struct", 4, true,
+		  -100 + d4 + h8 - 7, 4,
+		  { -100, (long long)ARGS_D, (long long)ARGS_H, -7 } },
+	};
+	unsigned int i;
+	int err;
+
+	if (!load_test_module())
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		one_shape(&cases[i]);
+	err = unload_test_module();
+	CHECK(!err, "delete_module: %s", strerror(-err));
 }

@@ -802,6 +802,7 @@ static const struct test_case cases[] = {
 	  test_function_tracer_and_trampoline },
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
+	{ "argument_shapes", test_argument_shapes },
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
 	{ "subprog_returns_traced", test_subprog_returns_traced },
 	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },
