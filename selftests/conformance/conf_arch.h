@@ -71,6 +71,13 @@ extern const char *const conf_arg_patterns[16];
 /* expected callee-saved values after conf_call() with this tcc */
 void conf_arch_saved_want(u64 *want, u64 tcc);
 /*
+ * A bit of conf_arch_entry()'s variant: the traced function is a JIT'd
+ * BPF function, entered the way its JIT's patchable site enters a
+ * trampoline (riscv64: through the site's stub); architectures whose
+ * programs start with the ftrace callsite's shape ignore it.
+ */
+#define CONF_ENTRY_BPF_SITE	(1U << 31)
+/*
  * Write the code that enters the trampoline at image for @style into stub
  * (STYLE_SITE: the traced function); return the entry conf_call() calls
  * and set *func to the traced function's address (NULL for struct_ops).

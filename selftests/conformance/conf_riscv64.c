@@ -97,15 +97,43 @@ static u8 *put_abs_jump(u8 *p, const void *to)
  * A trampoline for STYLE_SITE is entered either way (variant), with the
  * same t0 and ra; STYLE_DIRECT enters through the call site, whose caller
  * is the "traced function"; struct_ops trampolines are called with JALR.
+ * A BPF function (CONF_ENTRY_BPF_SITE) starts with the JIT's site
+ * instead, which enters the trampoline through its stub:
+ *   +0    jal t0, +8;  jal zero, +32 (t0: past the first, the body's way);
+ *         auipc t1, 0; ld t1, lit(t1); jalr zero, 0(t1); lit = tramp
+ *   +32   jump to conf_orig_asm					(the body)
  */
+static void put_bpf_site(u8 *fn, u8 *image)
+{
+	unsigned long lit = (unsigned long)fn + 20;
+	u64 v = (unsigned long)image;
+	u8 *p = fn;
+	int i;
+
+	lit += lit % 8 ? 4 : 0;
+	p = put(p, rv_jal(RV_T0, 8));
+	p = put(p, rv_jal(RV_ZERO, 28));
+	p = put(p, rv_auipc(RV_T1, 0));
+	p = put(p, rv_ld(RV_T1, RV_T1, (s32)(lit - (unsigned long)fn - 8)));
+	p = put(p, rv_jalr(RV_ZERO, RV_T1, 0));
+	p = fn + (lit - (unsigned long)fn);
+	for (i = 0; i < 8; i++)
+		*p++ = v >> (8 * i);
+	put_abs_jump(fn + 32, (const void *)conf_orig_asm);
+}
+
 void *conf_arch_entry(int style, u8 *stub, u8 *image, bool cfi,
 		      unsigned int variant, const void **func)
 {
 	u8 *fn = stub, *ft = stub + 64, *site = stub + 128, *p;
 
 	memset(stub, 0, 256);	/* an illegal instruction */
-	p = put_pcrel_jump(fn, RV_T0, RV_T0, variant & 1 ? ft : image);
-	put_abs_jump(p, (const void *)conf_orig_asm);
+	if (variant & CONF_ENTRY_BPF_SITE) {
+		put_bpf_site(fn, image);
+	} else {
+		p = put_pcrel_jump(fn, RV_T0, RV_T0, variant & 1 ? ft : image);
+		put_abs_jump(p, (const void *)conf_orig_asm);
+	}
 	put_abs_jump(ft, image);
 	p = put_pcrel_jump(site, RV_T0, RV_T0, image);
 	put(p, rv_jalr(RV_ZERO, RV_RA, 0));

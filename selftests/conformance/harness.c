@@ -771,7 +771,9 @@ static bool run_shape(struct shape *s)
 
 	/* the traced function or call site that enters the trampoline */
 	conf_arch_protect(xmem, XMEM_SIZE, false);
-	entry = conf_arch_entry(s->style, stub, image, s->cfi, s->variant,
+	entry = conf_arch_entry(s->style, stub, image, s->cfi,
+				s->variant |
+				(s->bpf_func ? CONF_ENTRY_BPF_SITE : 0),
 				&s->func_addr);
 	memset(&cur_im, 0, sizeof(cur_im));
 	s->im = s->style == STYLE_STRUCT_OPS ? NULL : &cur_im;
