@@ -591,3 +591,112 @@ void test_argument_shapes(void)
 	err = unload_test_module();
 	CHECK(!err, "delete_module: %s", strerror(-err));
 }
+
+/*
+ * A direct call's trampoline is recorded in the registers ftrace saved
+ * for its callback (arch_ftrace_set_direct_caller()).  A callsite that
+ * goes through the plain ftrace_caller saves only the argument
+ * registers, and while a direct ops is being added its callback can run
+ * from there (through the list function, when a tracer instance shares
+ * the function): it must not write into that area.  riscv64's saved t1
+ * lies where ftrace_caller keeps a6, the seventh argument.  So: the
+ * function tracer of an instance on the module's eight-argument function
+ * (six on x86-64, past whose limit it is), a fentry attached and
+ * detached in a loop, and a thread on the other CPU calling the
+ * function and checking its result all along.
+ */
+struct args_caller {
+	pthread_t thread;
+	volatile int stop;
+	volatile long calls, wrong;
+	char which;
+};
+
+static void *args_caller_fn(void *arg)
+{
+	struct args_caller *w = arg;
+	cpu_set_t cpus;
+	int fd;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	fd = open("/sys/kernel/debug/" TEST_MODULE "/args_check",
+		  O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	while (!w->stop) {
+		if (write(fd, &w->which, 1) != 1)
+			w->wrong++;
+		w->calls++;
+	}
+	close(fd);
+	return NULL;
+}
+
+#define ARGS_ROUNDS 300
+#define ARGS_SECONDS 20.0
+
+void test_direct_call_keeps_arguments(void)
+{
+	struct args_caller w = { .which = ARCH_MAX_REG_ARGS >= 8 ? '8' : '6' };
+	const char *fn = w.which == '8' ? "sleeptest_mod_args8" :
+					  "sleeptest_mod_args6";
+	const char *prog = w.which == '8' ? "args8_entry" : "args6_entry";
+	struct argshape *skel = NULL;
+	struct bpf_program *p, *entry = NULL;
+	double t0 = mono_seconds();
+	int rounds = 0, err;
+	cpu_set_t cpus;
+
+	if (!load_test_module())
+		return;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	skel = argshape__open();
+	if (!CHECK(skel, "open failed"))
+		goto out;
+	bpf_object__for_each_program(p, skel->obj) {
+		bool mine = !strcmp(bpf_program__name(p), prog);
+
+		bpf_program__set_autoload(p, mine);
+		if (mine)
+			entry = p;
+	}
+	if (!CHECK_ERR(argshape__load(skel), "load") ||
+	    !CHECK_ERR(instance_tracer(fn), "function tracer in an instance"))
+		goto out;
+	if (!CHECK(!pthread_create(&w.thread, NULL, args_caller_fn, &w),
+		   "pthread_create"))
+		goto out_tracer;
+	while (rounds < ARGS_ROUNDS && mono_seconds() - t0 < ARGS_SECONDS &&
+	       !w.wrong) {
+		struct bpf_link *link = bpf_program__attach(entry);
+
+		err = libbpf_get_error(link);
+		if (!CHECK_ERR(err, "attach"))
+			break;
+		bpf_link__destroy(link);
+		rounds++;
+	}
+	w.stop = 1;
+	pthread_join(w.thread, NULL);
+	diag("%d attach/detach rounds in %.1f s, %ld calls of %s, %ld wrong",
+	     rounds, mono_seconds() - t0, w.calls, fn, w.wrong);
+	CHECK(w.calls > rounds && skel->bss->entry_runs > 0,
+	      "%ld calls of %s, fentry ran %u times", w.calls, fn,
+	      skel->bss->entry_runs);
+	CHECK(!w.wrong, "%s returned a wrong result %ld times: an argument register changed",
+	      fn, w.wrong);
+out_tracer:
+	instance_tracer_off();
+out:
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	CPU_SET(1, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	argshape__destroy(skel);
+	err = unload_test_module();
+	CHECK(!err, "delete_module: %s", strerror(-err));
+}

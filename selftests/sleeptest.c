@@ -692,7 +692,8 @@ int set_filter_file(const char *path, const char *btf_fn)
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#')
 			continue;
-		line[strcspn(line, "\n")] = 0;
+		/* a module's function reads back as "fn [module]" */
+		line[strcspn(line, " \n")] = 0;
 		n++;
 		found |= !strcmp(line, fn);
 	}
@@ -803,6 +804,7 @@ static const struct test_case cases[] = {
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
 	{ "argument_shapes", test_argument_shapes },
+	{ "direct_call_keeps_arguments", test_direct_call_keeps_arguments },
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },
 	{ "subprog_returns_traced", test_subprog_returns_traced },
 	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },

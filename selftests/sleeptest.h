@@ -120,6 +120,7 @@ void test_module_function(void);
 void test_recursion_guard_direct(void);
 void test_trampoline_on_bpf_prog(void);
 void test_argument_shapes(void);
+void test_direct_call_keeps_arguments(void);
 
 /* bpftarget.c */
 void test_subprog_returns_traced(void);

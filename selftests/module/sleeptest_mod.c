@@ -84,6 +84,41 @@ static ssize_t args_write(struct file *file, const char __user *buf,
 	return len;
 }
 
+/*
+ * Writing "8" or "6" to .../args_check calls that function with the
+ * values above and fails with -EIO unless its result is theirs: a
+ * tracer that changes an argument register is caught at once.
+ */
+static ssize_t args_check_write(struct file *file, const char __user *buf,
+				size_t len, loff_t *pos)
+{
+	s64 d4 = (s64)(0x8000000000000001ULL >> 4);
+	s64 h8 = (s64)(0x1122334455667788ULL >> 8);
+	char which;
+	s64 r;
+
+	if (!len || get_user(which, buf))
+		return -EFAULT;
+	if (which == '8') {
+		r = sleeptest_mod_args8(-5, -300, -100, 0x8000000000000001ULL,
+					0xf0, 0xfff0, -2,
+					0x1122334455667788ULL);
+		return r == -5 - 300 - 100 + d4 + 0xf0 + 0xfff0 - 2 + h8 ?
+		       len : -EIO;
+	}
+	if (which == '6') {
+		r = sleeptest_mod_args6(-5, -300, -100, 0x8000000000000001ULL,
+					0xf0, -2);
+		return r == -5 - 300 - 100 + d4 + 0xf0 - 2 ? len : -EIO;
+	}
+	return -EINVAL;
+}
+
+static const struct file_operations args_check_fops = {
+	.owner = THIS_MODULE,
+	.write = args_check_write,
+};
+
 static const struct file_operations args_fops = {
 	.owner = THIS_MODULE,
 	.write = args_write,
@@ -108,6 +143,8 @@ static int __init sleeptest_mod_init(void)
 	debugfs_create_file("trigger", 0200, sleeptest_dir, NULL,
 			    &trigger_fops);
 	debugfs_create_file("args", 0200, sleeptest_dir, NULL, &args_fops);
+	debugfs_create_file("args_check", 0200, sleeptest_dir, NULL,
+			    &args_check_fops);
 	debugfs_create_x64("result", 0400, sleeptest_dir, &sleeptest_result);
 	return 0;
 }
