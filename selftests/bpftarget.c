@@ -175,6 +175,27 @@ void test_reject_fmod_ret_on_bpf_prog(void)
 	progtarget__destroy(tc);
 }
 
+static char vlog[65536];
+
+/*
+ * The reason for a refusal: the verifier log's last line, or the one
+ * before when the last is the statistics ("processed N insns ...").
+ */
+static const char *last_line(char *log)
+{
+	char *end = log + strlen(log), *p;
+
+	for (;;) {
+		while (end > log && end[-1] == '\n')
+			*--end = 0;
+		p = strrchr(log, '\n');
+		p = p ? p + 1 : log;
+		if (strncmp(p, "processed ", 10) || p == log)
+			return p;
+		end = p;
+	}
+}
+
 /* Run tail_entry once; returns how often it ran, or -1. */
 static int run_tail_chain(struct tailcall_traced *t, const char *when)
 {
@@ -208,8 +229,12 @@ void test_tail_call_limit_traced(void)
 		return;
 	bpf_program__set_autoload(t->progs.on_sub_tail_entry, false);
 	bpf_program__set_autoload(t->progs.on_sub_tail_exit, false);
-	if (!CHECK_ERR(tailcall_traced__load(t), "load the tc program"))
+	vlog[0] = 0;
+	bpf_program__set_log_buf(t->progs.tail_entry, vlog, sizeof(vlog));
+	if (!CHECK_ERR(tailcall_traced__load(t), "load the tc program")) {
+		diag("verifier: %s", last_line(vlog));
 		goto out;
+	}
 	fd = bpf_program__fd(t->progs.tail_entry);
 	map_fd = bpf_map__fd(t->maps.jmp_table);
 	if (!CHECK_ERR(bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY) ?
