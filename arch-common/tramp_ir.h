@@ -140,8 +140,7 @@ struct tramp_op {
 	u8 reach;		/* BRANCH: enum tramp_reach */
 	u8 orig;		/* CALL_ORIG: enum tramp_orig */
 	u32 off;		/* frame offset (see struct tramp_frame) */
-	u32 n;			/* register count, label id, alignment or
-				 * enum tramp_ret_reg */
+	u32 n;			/* count, label, alignment, tramp_ret_reg */
 	s16 link;		/* program index in the trampoline, or -1 */
 	u64 imm;		/* STORE_IMM */
 	const void *target;	/* CALL, CALL_ORIG: address */
