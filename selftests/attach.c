@@ -393,9 +393,7 @@ out:
 void test_trampoline_on_bpf_prog(void)
 {
 	struct progtarget *target = NULL, *tracer = NULL;
-	char pkt[64] = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
+	__u32 retval;
 	int target_fd;
 
 	target = progtarget__open();
@@ -418,10 +416,9 @@ void test_trampoline_on_bpf_prog(void)
 	if (!CHECK_ERR(progtarget__load(tracer), "load tracer") ||
 	    !CHECK_ERR(progtarget__attach(tracer), "attach"))
 		goto out;
-	if (!CHECK_ERR(bpf_prog_test_run_opts(target_fd, &opts) ? -errno : 0,
-		       "test run"))
+	if (!CHECK_ERR(test_run_packet(target_fd, &retval), "test run"))
 		goto out;
-	CHECK(opts.retval == 7, "target returned %u, want 7", opts.retval);
+	CHECK(retval == 7, "target returned %u, want 7", retval);
 	CHECK(tracer->bss->entry_calls == 1 && tracer->data->entry_len == 64,
 	      "fentry: %d calls, len %ld", tracer->bss->entry_calls,
 	      tracer->data->entry_len);

@@ -40,21 +40,17 @@ static struct subprog_ret *load_caller(void)
  */
 static void run_caller(struct subprog_ret *t, const char *when)
 {
-	char pkt[64] = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
 	struct subprog_ret__bss *b = t->bss;
-	__u32 runs = b->caller_runs;
-	int fd = bpf_program__fd(t->progs.subprog_caller);
+	__u32 runs = b->caller_runs, retval;
 
-	if (!CHECK_ERR(bpf_prog_test_run_opts(fd, &opts) ? -errno : 0,
-		       "test run"))
+	if (!CHECK_ERR(test_run_packet(bpf_program__fd(t->progs.subprog_caller),
+				       &retval), "test run"))
 		return;
 	CHECK(b->caller_runs == runs + 1, "%s: the caller ran %u times, want 1",
 	      when, b->caller_runs - runs);
-	CHECK(opts.retval == INPUT,
+	CHECK(retval == INPUT,
 	      "%s: the caller returned %u, want %llu (the high half of sub_wide())",
-	      when, opts.retval, INPUT);
+	      when, retval, INPUT);
 	CHECK(!b->caller_bad, "%s: the caller's own checks failed: %#x", when,
 	      b->caller_bad);
 	CHECK(b->got_wide == (INPUT << 32 | 1), "%s: sub_wide() gave %#llx",
@@ -177,39 +173,15 @@ void test_reject_fmod_ret_on_bpf_prog(void)
 
 static char vlog[65536];
 
-/*
- * The reason for a refusal: the verifier log's last line, or the one
- * before when the last is the statistics ("processed N insns ...").
- */
-static const char *last_line(char *log)
-{
-	char *end = log + strlen(log), *p;
-
-	for (;;) {
-		while (end > log && end[-1] == '\n')
-			*--end = 0;
-		p = strrchr(log, '\n');
-		p = p ? p + 1 : log;
-		if (strncmp(p, "processed ", 10) || p == log)
-			return p;
-		end = p;
-	}
-}
-
 /* Run tail_entry once; returns how often it ran, or -1. */
 static int run_tail_chain(struct tailcall_traced *t, const char *when)
 {
-	char pkt[64] = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
-	__u32 before = t->bss->entries;
+	__u32 before = t->bss->entries, retval;
 
-	if (!CHECK_ERR(bpf_prog_test_run_opts(
-			bpf_program__fd(t->progs.tail_entry), &opts) ? -errno : 0,
-		       "test run"))
+	if (!CHECK_ERR(test_run_packet(bpf_program__fd(t->progs.tail_entry),
+				       &retval), "test run"))
 		return -1;
-	CHECK(opts.retval == 7, "%s: the chain returned %u, want 7", when,
-	      opts.retval);
+	CHECK(retval == 7, "%s: the chain returned %u, want 7", when, retval);
 	return t->bss->entries - before;
 }
 
@@ -232,7 +204,7 @@ void test_tail_call_limit_traced(void)
 	vlog[0] = 0;
 	bpf_program__set_log_buf(t->progs.tail_entry, vlog, sizeof(vlog));
 	if (!CHECK_ERR(tailcall_traced__load(t), "load the tc program")) {
-		diag("verifier: %s", last_line(vlog));
+		show_log_tail(vlog);
 		goto out;
 	}
 	fd = bpf_program__fd(t->progs.tail_entry);
@@ -285,22 +257,19 @@ static unsigned long long prog_addr(int fd)
 static void run_caller_extended(struct subprog_ret *t,
 				struct freplace_far *ext, __u32 ext_runs)
 {
-	char pkt[64] = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .repeat = 1);
+	__u32 retval;
 
-	if (!CHECK_ERR(bpf_prog_test_run_opts(
-			bpf_program__fd(t->progs.subprog_caller), &opts) ?
-		       -errno : 0, "test run"))
+	if (!CHECK_ERR(test_run_packet(bpf_program__fd(t->progs.subprog_caller),
+				       &retval), "test run"))
 		return;
 	CHECK(ext->bss->ext_runs == ext_runs + 1,
 	      "the extension ran %u times, want 1", ext->bss->ext_runs - ext_runs);
 	CHECK(t->bss->got_wide == (INPUT << 32 | 9),
 	      "extended: sub_wide() gave %#llx, want the extension's %#llx",
 	      (unsigned long long)t->bss->got_wide, INPUT << 32 | 9);
-	CHECK(t->bss->caller_bad == 1 && opts.retval == INPUT,
+	CHECK(t->bss->caller_bad == 1 && retval == INPUT,
 	      "extended: the caller's checks gave %#x (want 1: only sub_wide), it returned %u",
-	      t->bss->caller_bad, opts.retval);
+	      t->bss->caller_bad, retval);
 }
 
 /*

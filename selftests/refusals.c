@@ -31,7 +31,7 @@ static int log_has_line(const char *log, const char *want)
 	return 0;
 }
 
-static void show_log_tail(const char *log)
+void show_log_tail(const char *log)
 {
 	size_t len = strlen(log);
 

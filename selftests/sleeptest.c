@@ -706,6 +706,22 @@ int set_filter_file(const char *path, const char *btf_fn)
 	return -ENOENT;
 }
 
+/*
+ * Run the program at fd once through BPF_PROG_TEST_RUN on a 64-byte
+ * zeroed packet; 0 and its return value in *retval, or -errno.
+ */
+int test_run_packet(int fd, __u32 *retval)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+
+	if (bpf_prog_test_run_opts(fd, &opts))
+		return -errno;
+	*retval = opts.retval;
+	return 0;
+}
+
 double mono_seconds(void)
 {
 	struct timespec ts;

@@ -74,6 +74,7 @@ int write_file(const char *path, const char *text);
 int set_filter_file(const char *path, const char *fn);
 int set_ftrace_filter(const char *fn);
 double mono_seconds(void);
+int test_run_packet(int fd, __u32 *retval);
 int count_trampoline_images(void);
 int load_test_module(void);
 int unload_test_module(void);
@@ -83,6 +84,7 @@ void load_one_reject(const char *name, const char *target,
 		     __u32 extra_flags, const char *want_msg);
 void load_one_reject_on(const char *name, int target_fd, const char *target,
 			__u32 extra_flags, const char *want_msg);
+void show_log_tail(const char *log);
 
 /* seeds.c */
 void test_lsm_s_exec_maps(void);

@@ -54,64 +54,70 @@ noinline s64 sleeptest_mod_struct(int a, struct sleeptest_pair p, long c)
 }
 ALLOW_ERROR_INJECTION(sleeptest_mod_struct, ERRNO);
 
+#define ARGS_D	0x8000000000000001ULL
+#define ARGS_H	0x1122334455667788ULL
+
+/*
+ * Call shape @which ("8", "6" or "s") with the values the tests expect:
+ * *r is what it returned, *want what it returns untraced.
+ */
+static int call_shape(char which, s64 *r, s64 *want)
+{
+	struct sleeptest_pair p = { ARGS_D, ARGS_H };
+	s64 d4 = (s64)(ARGS_D >> 4), h8 = (s64)(ARGS_H >> 8);
+
+	switch (which) {
+	case '8':
+		*r = sleeptest_mod_args8(-5, -300, -100, ARGS_D, 0xf0, 0xfff0,
+					 -2, ARGS_H);
+		*want = -5 - 300 - 100 + d4 + 0xf0 + 0xfff0 - 2 + h8;
+		return 0;
+	case '6':
+		*r = sleeptest_mod_args6(-5, -300, -100, ARGS_D, 0xf0, -2);
+		*want = -5 - 300 - 100 + d4 + 0xf0 - 2;
+		return 0;
+	case 's':
+		*r = sleeptest_mod_struct(-100, p, -7);
+		*want = -100 + d4 + h8 - 7;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static ssize_t args_write(struct file *file, const char __user *buf,
 			  size_t len, loff_t *pos)
 {
-	struct sleeptest_pair p = { 0x8000000000000001ULL,
-				    0x1122334455667788ULL };
 	char which;
+	s64 r, want;
+	int err;
 
 	if (!len || get_user(which, buf))
 		return -EFAULT;
-	switch (which) {
-	case '8':
-		sleeptest_result = sleeptest_mod_args8(-5, -300, -100,
-						       0x8000000000000001ULL,
-						       0xf0, 0xfff0, -2,
-						       0x1122334455667788ULL);
-		break;
-	case '6':
-		sleeptest_result = sleeptest_mod_args6(-5, -300, -100,
-						       0x8000000000000001ULL,
-						       0xf0, -2);
-		break;
-	case 's':
-		sleeptest_result = sleeptest_mod_struct(-100, p, -7);
-		break;
-	default:
-		return -EINVAL;
-	}
+	err = call_shape(which, &r, &want);
+	if (err)
+		return err;
+	sleeptest_result = r;
 	return len;
 }
 
 /*
- * Writing "8" or "6" to .../args_check calls that function with the
- * values above and fails with -EIO unless its result is theirs: a
- * tracer that changes an argument register is caught at once.
+ * Writing a shape to .../args_check calls it as .../args does and fails
+ * with -EIO unless its result is the untraced one: a tracer that changes
+ * an argument register is caught at once.
  */
 static ssize_t args_check_write(struct file *file, const char __user *buf,
 				size_t len, loff_t *pos)
 {
-	s64 d4 = (s64)(0x8000000000000001ULL >> 4);
-	s64 h8 = (s64)(0x1122334455667788ULL >> 8);
 	char which;
-	s64 r;
+	s64 r, want;
+	int err;
 
 	if (!len || get_user(which, buf))
 		return -EFAULT;
-	if (which == '8') {
-		r = sleeptest_mod_args8(-5, -300, -100, 0x8000000000000001ULL,
-					0xf0, 0xfff0, -2,
-					0x1122334455667788ULL);
-		return r == -5 - 300 - 100 + d4 + 0xf0 + 0xfff0 - 2 + h8 ?
-		       len : -EIO;
-	}
-	if (which == '6') {
-		r = sleeptest_mod_args6(-5, -300, -100, 0x8000000000000001ULL,
-					0xf0, -2);
-		return r == -5 - 300 - 100 + d4 + 0xf0 - 2 ? len : -EIO;
-	}
-	return -EINVAL;
+	err = call_shape(which, &r, &want);
+	if (err)
+		return err;
+	return r == want ? len : -EIO;
 }
 
 static const struct file_operations args_check_fops = {
