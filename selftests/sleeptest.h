@@ -154,6 +154,14 @@ void test_attach_detach_stress(void);
 /* oom.c */
 void test_alloc_failure_attach_detach(void);
 
+/* kinds.c */
+void test_kfunc_calls(void);
+void test_lsm_s_key_kfuncs(void);
+void test_struct_ops_dummy(void);
+void test_struct_ops_tcp_ca(void);
+void test_lsm_cgroup_two_cgroups(void);
+void test_function_graph_and_fexit(void);
+
 /* glue.c */
 void test_glue_syscall_names(void);
 void test_glue_syscall_args_fentry(void);

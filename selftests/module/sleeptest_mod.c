@@ -4,7 +4,11 @@
  * /sys/kernel/debug/sleeptest_mod/trigger calls sleeptest_mod_target(N).
  * It is error-injectable, so sleepable programs may attach to it too.
  */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/error-injection.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -130,6 +134,34 @@ static const struct file_operations args_fops = {
 	.write = args_write,
 };
 
+/*
+ * kfuncs.  sleeptest_kfunc_widen() uses its int as the calling convention
+ * promises it: on riscv64 widening it to 64 bits is no instruction, so a
+ * caller that leaves it zero-extended gets 2^32 too much back.
+ * sleeptest_kfunc_sleep() sleeps, so only sleepable programs may call it
+ * (KF_SLEEPABLE); a call in atomic context is a might_sleep() report.
+ */
+noinline s64 sleeptest_kfunc_widen(int c, u32 u, s64 bias)
+{
+	return (s64)c + u + bias;
+}
+
+noinline int sleeptest_kfunc_sleep(int ms)
+{
+	msleep(ms);
+	return ms + 1;
+}
+
+BTF_SET8_START(sleeptest_kfunc_ids)
+BTF_ID_FLAGS(func, sleeptest_kfunc_widen)
+BTF_ID_FLAGS(func, sleeptest_kfunc_sleep, KF_SLEEPABLE)
+BTF_SET8_END(sleeptest_kfunc_ids)
+
+static const struct btf_kfunc_id_set sleeptest_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &sleeptest_kfunc_ids,
+};
+
 static ssize_t trigger_write(struct file *file, const char __user *buf,
 			     size_t len, loff_t *pos)
 {
@@ -145,6 +177,15 @@ static const struct file_operations trigger_fops = {
 
 static int __init sleeptest_mod_init(void)
 {
+	int err;
+
+	/* tc programs run through test_run; LSM and tracing programs */
+	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_SCHED_CLS,
+					&sleeptest_kfunc_set) ?:
+	      register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
+					&sleeptest_kfunc_set);
+	if (err)
+		return err;
 	sleeptest_dir = debugfs_create_dir("sleeptest_mod", NULL);
 	debugfs_create_file("trigger", 0200, sleeptest_dir, NULL,
 			    &trigger_fops);
