@@ -59,19 +59,18 @@ static void bpf_syscall_trigger(void)
 	bpf_map_get_next_id(0, &id);
 }
 
-/* Keep only the programs named in the NULL-terminated list. */
-static void autoload_only(struct bpf_object *obj, const char *const *names)
+/* kfunc_call.bpf.c opened with only its program @name to be loaded. */
+static struct kfunc_call *kfunc_open_only(const char *name)
 {
-	const char *const *n;
+	struct kfunc_call *skel = kfunc_call__open();
 	struct bpf_program *p;
-	bool keep;
 
-	bpf_object__for_each_program(p, obj) {
-		keep = false;
-		for (n = names; *n; n++)
-			keep |= !strcmp(bpf_program__name(p), *n);
-		bpf_program__set_autoload(p, keep);
-	}
+	if (!CHECK(skel, "open failed"))
+		return NULL;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p),
+						     name));
+	return skel;
 }
 
 /*
@@ -81,15 +80,13 @@ static void autoload_only(struct bpf_object *obj, const char *const *names)
  */
 static void kfunc_tc(void)
 {
-	static const char *const progs[] = { "kfunc_tc", NULL };
 	const __s64 want_widen = -300 + 0x80000040LL + 1000;
 	struct kfunc_call *skel;
 	__u32 retval;
 
-	skel = kfunc_call__open();
-	if (!CHECK(skel, "open failed"))
+	skel = kfunc_open_only("kfunc_tc");
+	if (!skel)
 		return;
-	autoload_only(skel->obj, progs);
 	if (!CHECK_ERR(kfunc_call__load(skel), "load the tc program"))
 		goto out;
 	if (!CHECK_ERR(test_run_packet(bpf_program__fd(skel->progs.kfunc_tc),
@@ -115,15 +112,13 @@ out:
 /* A sleepable kfunc from a non-sleepable program: the verifier's refusal. */
 static void kfunc_sleep_refused(void)
 {
-	static const char *const progs[] = { "kfunc_sleep_from_tc", NULL };
 	static char vlog[65536];
 	struct kfunc_call *skel;
 	int err;
 
-	skel = kfunc_call__open();
-	if (!CHECK(skel, "open failed"))
+	skel = kfunc_open_only("kfunc_sleep_from_tc");
+	if (!skel)
 		return;
-	autoload_only(skel->obj, progs);
 	vlog[0] = 0;
 	bpf_program__set_log_buf(skel->progs.kfunc_sleep_from_tc, vlog,
 				 sizeof(vlog));
@@ -142,13 +137,11 @@ static void kfunc_sleep_refused(void)
 /* An lsm.s program calls the module's sleeping kfunc, in sleepable context. */
 static void kfunc_lsm_s(void)
 {
-	static const char *const progs[] = { "kfunc_lsm_s", NULL };
 	struct kfunc_call *skel;
 
-	skel = kfunc_call__open();
-	if (!CHECK(skel, "open failed"))
+	skel = kfunc_open_only("kfunc_lsm_s");
+	if (!skel)
 		return;
-	autoload_only(skel->obj, progs);
 	if (!CHECK_ERR(kfunc_call__load(skel), "load the lsm.s program"))
 		goto out;
 	skel->bss->monitored_pid = getpid();
