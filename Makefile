@@ -52,7 +52,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodules \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
 	checkpatch clean distclean summary check-arch conformance series-check
 
@@ -66,9 +66,9 @@ help:
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
 	@echo "make bti                       arm64 patched kernel built with clang and in-kernel BTI (VARIANT=bti), our suite"
-	@echo "make nomodules [ARCH=a] [T=filter]  the patched kernel without modules, so without STRICT_MODULE_RWX"
-	@echo "                               (VARIANT=nomodules, riscv64 unless ARCH is given), our suite"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti or nomodules"
+	@echo "make nomodrwx [ARCH=a] [T=filter]  the patched kernel with STRICT_MODULE_RWX off (VARIANT=nomodrwx,"
+	@echo "                               riscv64 unless ARCH is given), our suite"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti or nomodrwx"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
@@ -82,10 +82,10 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan|bti|bench-stock|bench-patched) ;; \
+	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|bench-stock|bench-patched) ;; \
 	bench-upstream) scripts/install-deps.sh upstream && \
 		flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream;; \
-	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti," \
+	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx," \
 		"bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
@@ -141,13 +141,12 @@ distro-check: source
 bti: source
 	@$(MAKE) -s vmtest VARIANT=bti ARCH=arm64 T="$(T)"
 
-# The patched kernel with MODULES=n (kconfig/nomodules.config), which also
-# turns STRICT_MODULE_RWX off: riscv64's text patching then takes another
-# path for BPF code.  riscv64 unless ARCH is given; the cases that load
-# the test module are listed as expected failures for this variant.
-NOMODULES_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),riscv64)
-nomodules: source
-	@$(MAKE) -s vmtest VARIANT=nomodules ARCH=$(NOMODULES_ARCH) T="$(T)"
+# The patched kernel with STRICT_MODULE_RWX off (kconfig/nomodrwx.config):
+# module text is writable, BPF text is not, and riscv64's text patching
+# must still reach the latter.  riscv64 unless ARCH is given.
+NOMODRWX_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),riscv64)
+nomodrwx: source
+	@$(MAKE) -s vmtest VARIANT=nomodrwx ARCH=$(NOMODRWX_ARCH) T="$(T)"
 
 # make bench: stock 6.1, patched 6.1 and upstream 6.12 (Debian's
 # linux-source-6.12), each built with the production configuration

@@ -17,23 +17,18 @@ make -s -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
 # The test module, built against this kernel (out of tree, with its BTF).
 . "$root/scripts/arch.sh" "$arch"
 . "$root/scripts/variant.sh" "$variant"
-# A kernel without modules (make nomodules) gets none: its cases that
-# load it fail, listed as expected for that variant.
 mod=$out/module
 mkdir -p "$mod"
-extra=()
-if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
-	cp "$root"/selftests/module/{Kbuild,sleeptest_mod.c} "$mod/"
-	make -s -C "$obj" ARCH="$KARCH" "${TOOLCHAIN[@]}" M="$mod" modules \
-		>"$mod/build.log" 2>&1 || { cat "$mod/build.log"; exit 1; }
-	extra=("$mod/sleeptest_mod.ko")
-fi
+cp "$root"/selftests/module/{Kbuild,sleeptest_mod.c} "$mod/"
+make -s -C "$obj" ARCH="$KARCH" "${TOOLCHAIN[@]}" M="$mod" modules \
+	>"$mod/build.log" 2>&1 || { cat "$mod/build.log"; exit 1; }
 case $arch in
 x86_64) "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 riscv64) qemu-riscv64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 esac
 mv "$out/cases.txt.tmp" "$out/cases.txt"
+extra=("$mod/sleeptest_mod.ko")
 # The bench kernels' guest also gets the kernel tree's own benchmark
 # runner (trig-*), which sleeptest --bench runs after its own loops.
 case $variant in
