@@ -7,7 +7,8 @@
 # this 2-core machine two runs take about the time of the longer half.
 # Usage: run-boots.sh JOBS TEST_TIMEOUT KSELFTEST_TIMEOUT RUN...
 # The environment's CHURN_ROUNDS_<arch> and STRESS_ROUNDS_<arch> set the
-# churn and attach/detach stress rounds per arch.
+# churn and attach/detach stress rounds per arch; STRESS_ROUNDS_<variant>_<arch>,
+# where set, overrides the latter for one variant.
 # Always exits 0: the results are judged by summary.py.
 set -uo pipefail
 jobs=$1 test_timeout=$2 kself_timeout=$3
@@ -24,7 +25,8 @@ run_one() {
 	[ "$mode" = kselftest ] && timeout=$kself_timeout
 	rounds_var=CHURN_ROUNDS_$arch
 	rounds=${!rounds_var:-0}
-	stress_var=STRESS_ROUNDS_$arch
+	stress_var=STRESS_ROUNDS_${variant}_$arch
+	[ -n "${!stress_var:-}" ] || stress_var=STRESS_ROUNDS_$arch
 	echo "=== start: $mode $variant $arch ($(elapsed)s elapsed)"
 	CHURN_ROUNDS=$rounds STRESS_ROUNDS=${!stress_var:-0} \
 		"$root/scripts/run-vm.sh" "$mode" "$variant" \
