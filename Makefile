@@ -27,11 +27,12 @@ KASAN_TIMEOUT ?= 1200
 # QEMU runs side by side in make run and make test (one host thread each).
 VM_JOBS ?= $(shell nproc)
 # Load/attach/detach/free rounds of each trampoline churn case in a make
-# test boot, per architecture: a round takes about 0.1 s on an x86_64
-# guest and 0.25-0.75 s on an arm64 one (round-robin TCG).  make kasan
+# test boot, per architecture: a round takes about 0.2 s on an x86_64
+# guest and 1.6-2.1 s on an arm64 one beside another guest (50 rounds
+# took 82 s with KASLR, 107 s without, on 2026-12-06).  make kasan
 # runs the 2,000 rounds per case the churn test was specified with.
 CHURN_ROUNDS_x86_64 ?= 100
-CHURN_ROUNDS_arm64 ?= 50
+CHURN_ROUNDS_arm64 ?= 25
 CHURN_ROUNDS_riscv64 ?= 50
 CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
@@ -201,8 +202,12 @@ BOOT_RUNS = scripts/run-boots.sh $(VM_JOBS) $(VM_TIMEOUT) $(KSELFTEST_TIMEOUT)
 RUNS_patched := test:patched:arm64 kselftest:patched:arm64 \
 	test:patched:riscv64 kselftest:patched:riscv64 \
 	test:patched:x86_64 kselftest:patched:x86_64
+# No kernel selftests on stock riscv64: 6.1 has no riscv64 trampoline, all
+# 23 selections fail with -524 (161 s of a make test run), and our suite's
+# stock boot shows that -524 case by case.  make kselftest ARCH=riscv64
+# VARIANT=stock still runs them.
 RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
-	test:stock:riscv64 kselftest:stock:riscv64 \
+	test:stock:riscv64 \
 	test:stock:x86_64 kselftest:stock:x86_64
 
 run: source
@@ -210,7 +215,7 @@ run: source
 	@for a in $(ARCHS); do \
 		$(MAKE) -s guests VARIANT=patched ARCH=$$a || true; done
 	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched)
-	@$(PY) scripts/summary.py --variants patched
+	@$(PY) scripts/summary.py --variants patched --runs "$(RUNS_patched)"
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
@@ -221,10 +226,12 @@ test: source
 		echo "=== build $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
 	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched) $(RUNS_stock)
-	@$(PY) scripts/summary.py --variants stock,patched
+	@$(PY) scripts/summary.py --variants stock,patched \
+		--runs "$(RUNS_patched) $(RUNS_stock)"
 
 summary:
-	@$(PY) scripts/summary.py --variants stock,patched
+	@$(PY) scripts/summary.py --variants stock,patched \
+		--runs "$(RUNS_patched) $(RUNS_stock)"
 
 patches: source
 	@$(PY) scripts/source.py export $(BUILD)/patches

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from vm import SUITES, BOOTS, DEFAULT_BOOTS  # scripts/vm.py, next to this
+from vm import SUITES, boots_of  # scripts/vm.py, next to this
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(os.environ.get("BUILD_DIR",
@@ -40,16 +40,24 @@ def main():
     p.add_argument("--variants", default="stock,patched")
     p.add_argument("--archs", default=",".join(ARCHS))
     p.add_argument("--suites", default=",".join(SUITES))
+    p.add_argument("--runs", default="",
+                   help="the QEMU runs made, as scripts/run-boots.sh takes "
+                   "them (MODE:VARIANT:ARCH ...); default: every suite, "
+                   "variant and architecture")
     a = p.parse_args()
-    # One column per boot: the arm64 patched kernel boots twice.
-    cols = [(arch, v + b[0]) for arch in a.archs.split(",")
-            for v in a.variants.split(",")
-            for b in BOOTS.get((arch, v), DEFAULT_BOOTS)]
+    runs = [r.split(":") for r in a.runs.split()]
+    mode_of = {"sleeptest": "test", "kselftest": "kselftest"}
     npass = nfail = nskip = 0
     named = []
     label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
     for suite in a.suites.split(","):
         prefix, title = SUITES[suite]
+        # One column per boot: our suite boots the arm64 patched kernel
+        # twice.
+        cols = [(arch, v + b[0]) for arch in a.archs.split(",")
+                for v in a.variants.split(",")
+                if not runs or [mode_of[suite], v, arch] in runs
+                for b in boots_of(arch, v, suite)]
         table = {}
         cases = []
         for arch, v in cols:

@@ -86,6 +86,15 @@ BOOTS = {
 }
 DEFAULT_BOOTS = [("", "", None)]
 
+
+def boots_of(arch, variant, suite="sleeptest"):
+    """The boots a suite makes of one kernel.  The kernel selftests run on
+    the first boot only: the arm64 nokaslr boot's direct-BL call path is
+    shown by our suite (call_paths_exercised), and a second selftests run
+    there cost 170 s of make test's 30-minute budget."""
+    b = BOOTS.get((arch, variant), DEFAULT_BOOTS)
+    return b[:1] if suite == "kselftest" else b
+
 # On every boot: KFENCE samples an allocation every millisecond (a use
 # after free of a trampoline image or program is caught within a suite
 # run), and the soft-lockup detector waits 2 x 20 s, which a TCG guest
@@ -158,7 +167,7 @@ def log(stage, msg):
 
 
 def boots(a):
-    return BOOTS.get((a.arch, a.variant), DEFAULT_BOOTS)
+    return boots_of(a.arch, a.variant, getattr(a, "suite", "sleeptest"))
 
 
 def qemu_cmd(a, append, icount):
