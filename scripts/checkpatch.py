@@ -29,8 +29,8 @@ def main():
     ex = exceptions()
     tree = os.path.join(BUILD, "stock", "linux")
     patches = sorted(p for p in os.listdir(d)
-                     if re.match(r"^\d{4}-.*\.patch$", p)
-                     and not p.startswith("0000-cover"))
+                     if re.match(r"^(v\d+-)?\d{4}-.*\.patch$", p)
+                     and "0000-cover-letter" not in p)
     bad = 0
     for p in patches:
         full = subprocess.run(["perl", "scripts/checkpatch.pl", "--strict",

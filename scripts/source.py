@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -157,6 +158,8 @@ def parse_series():
             patches.append(cur)
             continue
         if cur is None:
+            if word == "version":
+                continue
             die("%s: '%s' before the first 'patch'" % (where, word))
         if word == "subject":
             cur["subject"] = rest
@@ -175,6 +178,20 @@ def parse_series():
     return patches
 
 
+def series_version():
+    """The series' version ("version N" before the first patch), or 1."""
+    for raw in open(SERIES) if os.path.exists(SERIES) else []:
+        word, _, rest = raw.strip().partition(" ")
+        if word == "version":
+            return int(rest)
+        if word == "patch":
+            break
+    return 1
+
+
+TRAILER = re.compile(r"^[A-Z][A-Za-z-]+: \S")
+
+
 def commit_message(p):
     msg = p["subject"] + "\n"
     if p["body"]:
@@ -183,8 +200,70 @@ def commit_message(p):
             die("%s: body file %s missing" % (p["where"], p["body"]))
         msg += "\n" + open(path).read().rstrip() + "\n"
     if "Signed-off-by:" not in msg:
-        msg += "\nSigned-off-by: %s <%s>\n" % AUTHOR
+        # Into the trailer block the body ends with (Fixes:), if any.
+        last = msg.rstrip("\n").split("\n\n")[-1].split("\n")
+        sep = "" if p["body"] and all(TRAILER.match(x) for x in last) \
+            else "\n"
+        msg += sep + "Signed-off-by: %s <%s>\n" % AUTHOR
     return msg
+
+
+def trailers(p):
+    """The Fixes: lines of a patch's message."""
+    return [x for x in commit_message(p).splitlines()
+            if x.startswith("Fixes: ")]
+
+
+def base_description():
+    """The base tree in words: the Debian package and the upstream release
+    it carries."""
+    pv = pkg_version()
+    kv = kernel_version(STOCK)
+    return textwrap.fill(
+        "Base: Debian's linux-source-6.1 %s, which is upstream v%s with "
+        "Debian's own patches, as /usr/src/linux-source-6.1.tar.xz ships "
+        "it.  scripts/source.py commits that tree as it is; base-commit "
+        "below names that commit, made reproducibly from the package, not "
+        "a commit of upstream's history." % (pv, kv), 72)
+
+
+def reflow(par):
+    """A paragraph wrapped at 72 columns again after the patch numbers went
+    in; a list ("- " items) item by item."""
+    def join(text):   # one line, two spaces after a sentence kept
+        return re.sub(r"\s*\n\s*", " ", re.sub(r"\.\n", ".  ", text))
+
+    items = re.split(r"\n(?=- )", par)
+    if len(items) == 1 and not par.startswith("- "):
+        return textwrap.fill(join(par), 72)
+    return "\n".join(textwrap.fill(join(it), 72, subsequent_indent="  ")
+                     for it in items)
+
+
+def cover_letter():
+    """Subject and body of the cover letter, from cover-letter.txt with the
+    patch numbers, base and patch list filled in from ./series."""
+    patches = parse_series()
+    num = {p["name"]: i for i, p in enumerate(patches, 1)}
+
+    def number(m):
+        a, _, b = m.group(1).partition("..")
+        for name in (a, b) if b else (a,):
+            if name not in num:
+                die("cover-letter.txt: no patch named %s in series" % name)
+        return "%d-%d" % (num[a], num[b]) if b else str(num[a])
+
+    lines = [x for x in open(os.path.join(ROOT, "cover-letter.txt"))
+             .read().splitlines() if not x.startswith("#")]
+    listing = ["The patches, and the commits whose bugs they fix:"]
+    for i, p in enumerate(patches, 1):
+        listing.append("  %2d/%d %s" % (i, len(patches), p["subject"]))
+        listing += ["        " + f for f in trailers(p)]
+    body = re.sub(r"\{#([\w.-]+)\}", number, "\n".join(lines[1:]).strip())
+    body = "\n\n".join(reflow(par) for par in body.split("\n\n"))
+    body = body.replace("{BASE}", base_description())
+    body = body.replace("{LIST}", "\n".join(listing))
+    return lines[0].strip(), body
 
 
 def build_series():
@@ -254,14 +333,16 @@ def export(outdir):
         log("the series is empty: nothing to export")
         return
     git(["format-patch", "-q", "--no-signature", "--cover-letter" if n > 1
-         else "--no-cover-letter", "-o", outdir, "pristine..series"])
-    cover = os.path.join(outdir, "0000-cover-letter.patch")
-    if os.path.exists(cover):
-        subject, _, body = open(os.path.join(ROOT, "cover-letter.txt")) \
-            .read().partition("\n")
+         else "--no-cover-letter", "--subject-prefix=PATCH 6.1",
+         "-v%d" % series_version(), "--base=pristine", "-o", outdir,
+         "pristine..series"])
+    covers = [f for f in os.listdir(outdir) if "0000-cover-letter" in f]
+    if covers:
+        cover = os.path.join(outdir, covers[0])
+        subject, body = cover_letter()
         text = open(cover).read()
-        text = text.replace("*** SUBJECT HERE ***", subject.strip())
-        text = text.replace("*** BLURB HERE ***", body.strip())
+        text = text.replace("*** SUBJECT HERE ***", subject)
+        text = text.replace("*** BLURB HERE ***", body)
         open(cover, "w").write(text)
     for f in sorted(os.listdir(outdir)):
         print(os.path.join(outdir, f))
