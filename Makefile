@@ -58,7 +58,8 @@ export BUILD_DIR := $(BUILD)
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
-	checkpatch clean distclean summary check-arch conformance series-check
+	checkpatch clean distclean summary check-arch conformance series-check \
+	quilt quilt-check
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
@@ -76,6 +77,7 @@ help:
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
+	@echo "make quilt                     the series as debian/patches/ (DEP-3 headers, series file) in build/quilt"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
@@ -222,6 +224,7 @@ test: source
 	@$(PY) scripts/harness-selftest.py || true
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@$(MAKE) -s distro-check || true
+	@$(MAKE) -s quilt-check || true
 	@t0=$$(date +%s); for v in stock patched; do for a in $(ARCHS); do \
 		echo "=== build $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
@@ -235,6 +238,15 @@ summary:
 
 patches: source
 	@$(PY) scripts/source.py export $(BUILD)/patches
+
+# The series as Debian carries kernel patches (debian/patches/ with DEP-3
+# headers and a series file), and the check make test runs: quilt push -a
+# on the pristine files gives the series tip.
+quilt: source
+	@$(PY) scripts/quilt.py export $(BUILD)/quilt
+
+quilt-check: source
+	@$(PY) scripts/quilt.py check $(BUILD)/quilt
 
 series-check: source
 	@scripts/series-check.sh $(ARCHS)

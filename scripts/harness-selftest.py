@@ -4,11 +4,14 @@
 made-up consoles: a hung case is named and the cases before it keep their
 results; kernel reports of each kind fail the run.  Then the checks of
 the kernel cache (scripts/kcache-selftest.sh), of the patched kernel's
-seed (scripts/kseed-selftest.sh) and of distro-check's kept
-results (scripts/distro-check-selftest.sh).  Prints KTAP to
+seed (scripts/kseed-selftest.sh), of distro-check's kept
+results (scripts/distro-check-selftest.sh) and of the quilt export's check
+(scripts/quilt.py).  Prints KTAP to
 build/results/harness-selftest.ktap and exits 1 if a check fails."""
 import argparse
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -230,6 +233,40 @@ def script_checks(name, label):
     return checks
 
 
+def quilt_checks():
+    """make quilt-check fails when a patch does not apply as exported and
+    when the patched files differ from the series tip."""
+    import quilt  # scripts/quilt.py, next to this
+    out = tempfile.mkdtemp(prefix="quilt-selftest-")
+    _, names = quilt.export(out)
+    first = os.path.join(out, "debian", "patches", names[0])
+    text = open(first).read()
+
+    def verdict(mutated):
+        open(first, "w").write(mutated)
+        return {n: ok for n, ok, _ in quilt.verify(out, names)}
+
+    good = verdict(text)
+    # an added line changed: quilt applies it, the file is not the tip's
+    hunk = text.index("\n@@ ")
+    added = verdict(text[:hunk] + re.sub(r"\n\+(?!\+\+ )", "\n+ ",
+                                         text[hunk:], count=1))
+    # a context line changed: the hunk no longer applies without fuzz
+    context = verdict(text.replace("\n \t", "\n \t ", 1))
+    shutil.rmtree(out, ignore_errors=True)
+    return [
+        lambda: (all(good.values()), "quilt: the exported series applies "
+                 "and gives the series tip (%s)" % good),
+        lambda: (added.get("quilt_push_all") and
+                 not added.get("quilt_tree_matches_series"),
+                 "quilt: a changed added line is found in the files "
+                 "(%s)" % added),
+        lambda: (not context.get("quilt_push_all") and
+                 not context.get("quilt_tree_matches_series"),
+                 "quilt: a hunk whose context changed fails to apply "
+                 "(%s)" % context)]
+
+
 def main():
     checks = [check_clean_run, check_hung_case, check_known_log,
               check_known_log_and_other, check_call_paths, check_boot_stall,
@@ -239,6 +276,7 @@ def main():
     checks += script_checks("kcache-selftest.sh", "kernel cache")
     checks += script_checks("kseed-selftest.sh", "patched seed")
     checks += script_checks("distro-check-selftest.sh", "distro-check")
+    checks += quilt_checks()
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
     for i, fn in enumerate(checks, 1):

@@ -17,7 +17,7 @@ host_pkgs=(linux-source-6.1 build-essential bc flex bison libssl-dev
 	# comes with qemu-system-data
 	qemu-system-misc qemu-system-data
 	libbpf-dev zlib1g-dev libzstd-dev busybox-static binutils
-	linux-config-6.1 lld xz-utils patch zstd)
+	linux-config-6.1 lld xz-utils patch zstd quilt)
 # The arm64 guests' static libraries and busybox: unpacked into
 # build/sysroot-arm64 by foreign-sysroot.sh, not installed (no multiarch).
 arm64_pkgs=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev busybox-static)

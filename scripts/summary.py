@@ -133,6 +133,20 @@ def main():
     elif "stock" in a.variants:
         nfail += 1
         named.append("FAILED distro-check: no results")
+    quilt = os.path.join(RESULTS, "quilt.ktap")
+    if os.path.exists(quilt):
+        res, order = read_ktap(quilt)
+        print("quilt (make quilt, applied to the pristine tree): " + ", ".join(
+            "%s %s" % (c, label[res[c][0]]) for c in order))
+        for c, (status, why) in res.items():
+            if status == "pass":
+                npass += 1
+            else:
+                nfail += 1
+                named.append("FAILED quilt %s" % c)
+    elif "stock" in a.variants:
+        nfail += 1
+        named.append("FAILED quilt: no results")
     harness = os.path.join(RESULTS, "harness-selftest.ktap")
     if os.path.exists(harness):
         res, order = read_ktap(harness)
