@@ -78,6 +78,7 @@ help:
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make quilt                     the series as debian/patches/ (DEP-3 headers, series file) in build/quilt"
+	@echo "make -C libbpf-glue [install|check]  libbpf-glue's libraries, glue-probe, headers and libbpf-glue.pc"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
@@ -228,6 +229,7 @@ test: source
 	@t0=$$(date +%s); for v in stock patched; do for a in $(ARCHS); do \
 		echo "=== build $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
 		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
+	@$(MAKE) -s -C libbpf-glue check OUT=$(BUILD)/libbpf-glue || true
 	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched) $(RUNS_stock)
 	@$(PY) scripts/summary.py --variants stock,patched \
 		--runs "$(RUNS_patched) $(RUNS_stock)"

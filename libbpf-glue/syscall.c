@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Syscall entry points by name, found in the running kernel's BTF: see
  * glue_syscall_resolve() in glue.h.
@@ -24,7 +24,6 @@
  * __do_sys_ body that its argument-less wrappers alias.
  */
 static const char *const prefixes[] = {
-	GLUE_SYSCALL_PREFIX,
 	"__x64_sys_",
 	"__arm64_sys_",
 	"__riscv_sys_",

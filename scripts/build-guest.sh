@@ -28,7 +28,7 @@ arm64)	qemu-aarch64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 riscv64) qemu-riscv64-static "$out/sleeptest" -l > "$out/cases.txt.tmp" ;;
 esac
 mv "$out/cases.txt.tmp" "$out/cases.txt"
-extra=("$mod/sleeptest_mod.ko")
+extra=("$mod/sleeptest_mod.ko" "$out/glue-probe")
 # The bench kernels' guest also gets the kernel tree's own benchmark
 # runner (trig-*), which sleeptest --bench runs after its own loops.
 case $variant in

@@ -133,20 +133,28 @@ def main():
     elif "stock" in a.variants:
         nfail += 1
         named.append("FAILED distro-check: no results")
-    quilt = os.path.join(RESULTS, "quilt.ktap")
-    if os.path.exists(quilt):
-        res, order = read_ktap(quilt)
-        print("quilt (make quilt, applied to the pristine tree): " + ", ".join(
-            "%s %s" % (c, label[res[c][0]]) for c in order))
+    for name, title in (("quilt", "quilt (make quilt, applied to the "
+                          "pristine tree)"),
+                         ("libbpf-glue", "libbpf-glue (headers, install, "
+                          "pkg-config)")):
+        path = os.path.join(RESULTS, name + ".ktap")
+        if not os.path.exists(path):
+            if "stock" in a.variants:
+                nfail += 1
+                named.append("FAILED %s: no results" % name)
+            continue
+        res, order = read_ktap(path)
+        print("%s: %s" % (title, ", ".join(
+            "%s %s" % (c, label[res[c][0]]) for c in order)))
         for c, (status, why) in res.items():
             if status == "pass":
                 npass += 1
-            else:
+            elif status == "fail":
                 nfail += 1
-                named.append("FAILED quilt %s" % c)
-    elif "stock" in a.variants:
-        nfail += 1
-        named.append("FAILED quilt: no results")
+                named.append("FAILED %s %s" % (name, c))
+            else:
+                nskip += 1
+                named.append("SKIP %s %s: %s" % (name, c, why))
     harness = os.path.join(RESULTS, "harness-selftest.ktap")
     if os.path.exists(harness):
         res, order = read_ktap(harness)

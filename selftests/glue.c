@@ -189,18 +189,52 @@ static void check_seen(const char *who, const struct seen_args *s,
 static struct glue *glue_open_only(const char *const *progs, int n)
 {
 	struct glue *skel = glue__open();
+	struct glue_syscall sc;
 	struct bpf_program *p;
 	int i, keep;
 
 	if (!CHECK(skel, "open: %s", strerror(errno)))
 		return NULL;
 	skel->bss->monitored_pid = getpid();
+	/* The running kernel's way, as a tool sets it (glue.bpf.h). */
+	CHECK_ERR(glue_syscall_resolve(NULL, "mmap", &sc), "resolve mmap");
+	skel->rodata->glue_syscall_takes_regs = sc.regs;
 	bpf_object__for_each_program(p, skel->obj) {
 		for (keep = 0, i = 0; i < n; i++)
 			keep |= !strcmp(bpf_program__name(p), progs[i]);
 		bpf_program__set_autoload(p, keep);
 	}
 	return skel;
+}
+
+/*
+ * glue_syscall_takes_regs is what the macros go by: set the other way,
+ * the same object is refused by the verifier (a slot the function does
+ * not have) or reads something else than the arguments.
+ */
+static void wrong_layout_fails(const char *fn)
+{
+	static const char *const progs[] = { "args_fentry" };
+	struct glue *skel = glue_open_only(progs, 1);
+	int err;
+
+	if (!skel)
+		return;
+	skel->rodata->glue_syscall_takes_regs =
+		!skel->rodata->glue_syscall_takes_regs;
+	skel->bss->magic = mmap_args[0];
+	bpf_program__set_attach_target(skel->progs.args_fentry, 0, fn);
+	err = glue__load(skel);
+	if (!err && CHECK_ERR(attach_prog(skel->progs.args_fentry,
+					  &skel->links.args_fentry),
+			      "attach fentry, other layout")) {
+		call_mmap();
+		CHECK(skel->bss->fentry_seen.arg[1] != mmap_args[1],
+		      "the other layout read argument 2 right");
+	}
+	diag("glue: glue_syscall_takes_regs set the other way: %s",
+	     err ? "refused by the verifier" : "loaded, read wrong values");
+	glue__destroy(skel);
 }
 
 /* fentry and fexit on mmap read all six arguments and the result. */
@@ -224,6 +258,9 @@ void test_glue_syscall_args_fentry(void)
 	call_mmap();
 	check_seen("fentry", &skel->bss->fentry_seen, 1, 0);
 	check_seen("fexit", &skel->bss->fexit_seen, 1, 1);
+	glue__destroy(skel);
+	skel = NULL;
+	wrong_layout_fails(fn);
 out:
 	glue__destroy(skel);
 }
@@ -276,7 +313,15 @@ static const char *const cmp_progs[GLUE_NR_ATTACH_KINDS] = {
 	[GLUE_FENTRY] = "cmp_fentry",
 	[GLUE_FENTRY_S] = "cmp_fentry_s",
 	[GLUE_LSM_S] = "cmp_lsm_s",
+	[GLUE_FEXIT] = "cmp_fexit",
+	[GLUE_FMOD_RET] = "cmp_fmod_ret",
+	[GLUE_LSM] = "cmp_lsm",
 };
+
+static bool lsm_kind(int kind)
+{
+	return kind == GLUE_LSM_S || kind == GLUE_LSM;
+}
 
 /*
  * The same kind loaded from a skeleton by libbpf and attached: the error
@@ -294,7 +339,7 @@ static int real_attach(enum glue_attach_kind kind, const char *target,
 	if (!skel)
 		return -ENOMEM;
 	prog = bpf_object__find_program_by_name(skel->obj, cmp_progs[kind]);
-	if (kind != GLUE_LSM_S)
+	if (!lsm_kind(kind))
 		bpf_program__set_attach_target(prog, 0, target);
 	*stage = GLUE_STAGE_LOAD;
 	err = glue__load(skel);
@@ -305,7 +350,7 @@ static int real_attach(enum glue_attach_kind kind, const char *target,
 	if (err)
 		goto out;
 	*stage = GLUE_STAGE_DONE;
-	if (kind == GLUE_LSM_S) {
+	if (lsm_kind(kind)) {
 		exec_child();
 	} else {
 		for (i = 0; i < 5; i++)
@@ -346,7 +391,7 @@ void test_glue_probe_matches_attach(void)
 		stage = GLUE_STAGE_TARGET;
 		err = real_attach(k, res.target, &stage);
 		diag("glue: skeleton %s on %s: %s %d",
-		     glue_attach_kind_name(k), k == GLUE_LSM_S ?
+		     glue_attach_kind_name(k), lsm_kind(k) ?
 		     "its section's hook" : res.target,
 		     glue_stage_name(stage), err);
 		CHECK(err == res.err && stage == res.stage,
@@ -476,4 +521,99 @@ void test_glue_fallback_kprobe(void)
 	      skel->bss->fb_arg, magic);
 out:
 	glue__destroy(skel);
+}
+
+/*
+ * glue_probe_attach() on the tool's own target: a module's function (the
+ * same verdict as the default target: both attach, or both fail alike),
+ * a function that does not exist, a vmlinux function named as the
+ * module's, fmod_ret on a function it may not modify (the verifier's
+ * reason), an LSM hook by its short name; and the BPF LSM is active here.
+ */
+void test_glue_probe_targets(void)
+{
+	struct glue_attach_result def, res;
+
+	if (!load_test_module())
+		return;
+	glue_probe_attach(GLUE_FENTRY, NULL, NULL, &def);
+	glue_probe_attach(GLUE_FENTRY, "sleeptest_mod_target", TEST_MODULE,
+			  &res);
+	diag("glue: fentry on %s [%s]: %s %d", res.target, res.module,
+	     glue_stage_name(res.stage), res.err);
+	CHECK(res.err == def.err && res.stage == def.stage &&
+	      !strcmp(res.module, TEST_MODULE),
+	      "module function: %d at %s [%s], default target %d at %s",
+	      res.err, glue_stage_name(res.stage), res.module, def.err,
+	      glue_stage_name(def.stage));
+	glue_probe_attach(GLUE_FENTRY, "sleeptest_no_such_function", NULL,
+			  &res);
+	CHECK(res.err == -ENOENT && res.stage == GLUE_STAGE_TARGET,
+	      "missing function: %d at %s", res.err,
+	      glue_stage_name(res.stage));
+	glue_probe_attach(GLUE_FENTRY, "vfs_read", TEST_MODULE, &res);
+	CHECK(res.err == -ENOENT && res.stage == GLUE_STAGE_TARGET,
+	      "vmlinux function in the module: %d at %s", res.err,
+	      glue_stage_name(res.stage));
+	glue_probe_attach(GLUE_FMOD_RET, "vfs_read", NULL, &res);
+	diag("glue: fmod_ret on vfs_read: %s %d: %s",
+	     glue_stage_name(res.stage), res.err, res.detail);
+	CHECK(res.err == -EINVAL && res.stage == GLUE_STAGE_LOAD &&
+	      strstr(res.detail, "vfs_read"),
+	      "fmod_ret on vfs_read: %d at %s (%s)", res.err,
+	      glue_stage_name(res.stage), res.detail);
+	glue_probe_attach(GLUE_LSM, NULL, NULL, &def);
+	glue_probe_attach(GLUE_LSM, "bprm_committed_creds", NULL, &res);
+	CHECK(res.err == def.err && res.stage == def.stage &&
+	      !strcmp(res.target, "bpf_lsm_bprm_committed_creds") &&
+	      res.stage != GLUE_STAGE_INACTIVE,
+	      "lsm by the hook's name: %d at %s on %s (%s)", res.err,
+	      glue_stage_name(res.stage), res.target, res.detail);
+	unload_test_module();
+}
+
+/*
+ * The glue-probe command (in the guest's root) says, in JSON, what the
+ * library says in this process for every kind; its output is kept here.
+ */
+void test_glue_probe_command(void)
+{
+	struct glue_attach_support sup;
+	char line[1024], want[128];
+	int k, lines = 0, matched = 0, rc;
+	FILE *p;
+
+	glue_probe_attach_kinds(&sup);
+	p = popen("/glue-probe --json", "r");
+	if (!CHECK(p, "popen: %s", strerror(errno)))
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		diag("glue-probe: %.*s", (int)strcspn(line, "\n"), line);
+		if (!strstr(line, "\"kind\""))
+			continue;
+		lines++;
+		for (k = 0; k < GLUE_NR_ATTACH_KINDS; k++) {
+			snprintf(want, sizeof(want),
+				 "{\"kind\": \"%s\", \"target\": \"%s\"",
+				 glue_attach_kind_name(k), sup.kind[k].target);
+			if (!strstr(line, want))
+				continue;
+			snprintf(want, sizeof(want),
+				 "\"works\": %s, \"errno\": %d,",
+				 sup.kind[k].err ? "false" : "true",
+				 -sup.kind[k].err);
+			CHECK(strstr(line, want), "glue-probe on %s says "
+			      "otherwise than the library (%s)",
+			      glue_attach_kind_name(k), want);
+			matched++;
+		}
+	}
+	rc = pclose(p);
+	CHECK(lines == GLUE_NR_ATTACH_KINDS && matched == lines,
+	      "%d kinds listed, %d matched, want %d", lines, matched,
+	      GLUE_NR_ATTACH_KINDS);
+	CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) ==
+	      (glue_probe_attach_kinds(&sup) ==
+	       GLUE_KIND_BIT(GLUE_NR_ATTACH_KINDS) - 1 ? 0 : 1),
+	      "exit status %#x", rc);
 }

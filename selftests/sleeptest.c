@@ -814,6 +814,8 @@ static const struct test_case cases[] = {
 	{ "glue_probe_matches_attach", test_glue_probe_matches_attach },
 	{ "glue_probe_leaves_nothing", test_glue_probe_leaves_nothing },
 	{ "glue_fallback_kprobe", test_glue_fallback_kprobe },
+	{ "glue_probe_targets", test_glue_probe_targets },
+	{ "glue_probe_command", test_glue_probe_command },
 	{ "attach_detach_while_running", test_attach_detach_while_running },
 	{ "function_tracer_and_trampoline",
 	  test_function_tracer_and_trampoline },

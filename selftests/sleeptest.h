@@ -169,5 +169,7 @@ void test_glue_syscall_args_kprobe(void);
 void test_glue_probe_matches_attach(void);
 void test_glue_probe_leaves_nothing(void);
 void test_glue_fallback_kprobe(void);
+void test_glue_probe_targets(void);
+void test_glue_probe_command(void);
 
 #endif /* SLEEPTEST_H */

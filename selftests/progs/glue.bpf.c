@@ -19,7 +19,7 @@ long magic;			/* the first argument of the test's calls */
 struct seen_args fentry_seen, fexit_seen, kprobe_seen, kretprobe_seen;
 int kprobe_tid;			/* the test's call the kretprobe returns from */
 
-long cmp_hits[3];		/* by enum glue_attach_kind */
+long cmp_hits[6];		/* by enum glue_attach_kind */
 long fb_hits;
 long fb_arg;
 
@@ -110,6 +110,32 @@ int BPF_PROG(cmp_lsm_s, struct linux_binprm *bprm)
 
 	if (monitored_pid && task->real_parent->tgid == monitored_pid)
 		__sync_fetch_and_add(&cmp_hits[2], 1);
+	return 0;
+}
+
+SEC("fexit")
+int BPF_PROG(cmp_fexit)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&cmp_hits[3], 1);
+	return 0;
+}
+
+SEC("fmod_ret")
+int BPF_PROG(cmp_fmod_ret)
+{
+	if (from_test(monitored_pid))
+		__sync_fetch_and_add(&cmp_hits[4], 1);
+	return 0;	/* the syscall runs as it would */
+}
+
+SEC("lsm/bprm_committed_creds")
+int BPF_PROG(cmp_lsm, struct linux_binprm *bprm)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (monitored_pid && task->real_parent->tgid == monitored_pid)
+		__sync_fetch_and_add(&cmp_hits[5], 1);
 	return 0;
 }
 
