@@ -59,7 +59,7 @@ export BUILD_DIR := $(BUILD)
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
 	checkpatch clean distclean summary check-arch conformance series-check \
-	quilt quilt-check
+	quilt quilt-check tables
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
@@ -78,6 +78,7 @@ help:
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make quilt                     the series as debian/patches/ (DEP-3 headers, series file) in build/quilt"
+	@echo "make tables [SHORT=1] [CASES=1] the results in build/results as Markdown (the README's tables)"
 	@echo "make -C libbpf-glue [install|check]  libbpf-glue's libraries, glue-probe, headers and libbpf-glue.pc"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
@@ -237,6 +238,13 @@ test: source
 summary:
 	@$(PY) scripts/summary.py --variants stock,patched \
 		--runs "$(RUNS_patched) $(RUNS_stock)"
+
+# Markdown tables of build/results/*.ktap, every figure read from the KTAP
+# files (scripts/results-table.py): one row per result file; SHORT=1 one
+# row per kernel (the README's "Current results"), CASES=1 the case x
+# kernel tables too.
+tables:
+	@$(PY) scripts/results-table.py $(if $(SHORT),--short) $(if $(CASES),--cases)
 
 patches: source
 	@$(PY) scripts/source.py export $(BUILD)/patches
