@@ -561,6 +561,14 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
     return results
 
 
+def project_commit():
+    """This repository's commit, "-dirty" with uncommitted changes."""
+    p = subprocess.run(["git", "describe", "--always", "--dirty",
+                        "--abbrev=12"], cwd=ROOT, capture_output=True,
+                       text=True)
+    return p.stdout.strip() or "unknown"
+
+
 def write_ktap(a, name, results, meta):
     src, qv = version_info(a)
     path = os.path.join(RESULTS, "%s%s%s-%s.ktap" % (suite_prefix(a),
@@ -573,6 +581,7 @@ def write_ktap(a, name, results, meta):
         f.write("# kernel: %s\n" % meta["kernel"])
         f.write("# qemu: %s\n" % qv)
         f.write("# date: %s\n" % datetime.datetime.utcnow().isoformat())
+        f.write("# commit: %s\n" % project_commit())
         f.write("# console: %s\n" % os.path.relpath(meta["console"], ROOT))
         for note in meta["stalls"]:
             f.write("# %s\n" % note)
