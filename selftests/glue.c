@@ -616,4 +616,18 @@ void test_glue_probe_command(void)
 	      (glue_probe_attach_kinds(&sup) ==
 	       GLUE_KIND_BIT(GLUE_NR_ATTACH_KINDS) - 1 ? 0 : 1),
 	      "exit status %#x", rc);
+	/* Text, on a target of our choosing: fmod_ret may not modify it. */
+	p = popen("/glue-probe --kind fentry --kind fmod_ret "
+		  "--function vfs_read", "r");
+	if (!CHECK(p, "popen: %s", strerror(errno)))
+		return;
+	matched = 0;
+	while (fgets(line, sizeof(line), p)) {
+		diag("glue-probe: %.*s", (int)strcspn(line, "\n"), line);
+		matched += !!strstr(line, "vfs_read() is not modifiable");
+	}
+	rc = pclose(p);
+	CHECK(matched == 1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 1,
+	      "fmod_ret on vfs_read: %d lines with the reason, exit %#x",
+	      matched, rc);
 }
