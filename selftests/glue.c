@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "glue.h"
@@ -68,11 +69,33 @@ static int kallsyms_text(FILE *f, const char *fn)
  * Each name resolves from BTF to a function the kernel really has: a
  * BTF_KIND_FUNC (the id the suite's own lookup through the kernel's BTF
  * objects finds too), a text symbol, a function ftrace can patch; it
- * takes the caller's registers exactly where this architecture's BPF
- * objects (built with the same GLUE_SYSCALL_TAKES_REGS) expect them, and
- * otherwise the syscall's arguments one by one.  A name that is not a
- * syscall does not resolve.
+ * takes the caller's registers where the kernel has syscall wrappers
+ * (6.1 on x86_64 and arm64, riscv64 from 6.6 on), and otherwise the
+ * syscall's arguments one by one.  A name that is not a syscall does
+ * not resolve.
  */
+/*
+ * What the running kernel's syscall entries should be: 6.1's way on this
+ * architecture (GLUE_SYSCALL_TAKES_REGS, GLUE_SYSCALL_PREFIX), except on
+ * riscv64 from 6.6 on, which has wrappers taking struct pt_regs *.
+ */
+static bool wrappers_expected(const char **prefix)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	*prefix = GLUE_SYSCALL_PREFIX;
+	if (GLUE_SYSCALL_TAKES_REGS)
+		return true;
+	if (!uname(&u))
+		sscanf(u.release, "%d.%d", &major, &minor);
+	if (major > 6 || (major == 6 && minor >= 6)) {
+		*prefix = "__riscv_sys_";
+		return true;
+	}
+	return false;
+}
+
 void test_glue_syscall_names(void)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf();
@@ -81,6 +104,8 @@ void test_glue_syscall_names(void)
 	char mod[64], ftrace_fn[GLUE_NAME_MAX];
 	unsigned int i;
 	__u32 obj_id, type_id;
+	const char *prefix;
+	bool want_regs = wrappers_expected(&prefix);
 	int err;
 
 	if (!CHECK(vmlinux, "btf__load_vmlinux_btf: %s", strerror(errno)))
@@ -101,18 +126,17 @@ void test_glue_syscall_names(void)
 		diag("glue: %s -> %s (BTF id %u, %d parameters%s)", name,
 		     sc.fn, sc.btf_id, sc.nr_params,
 		     sc.regs ? ", struct pt_regs *" : "");
-		CHECK(sc.regs == GLUE_SYSCALL_TAKES_REGS,
-		      "%s takes %s; this architecture's objects read %s", sc.fn,
+		CHECK(sc.regs == want_regs,
+		      "%s takes %s; this kernel should pass %s", sc.fn,
 		      sc.regs ? "the caller's registers" : "its arguments",
-		      GLUE_SYSCALL_TAKES_REGS ? "registers" : "arguments");
+		      want_regs ? "registers" : "arguments");
 		CHECK(sc.nr_params == (sc.regs ? 1 : nargs),
 		      "%s has %d parameters, want %d", sc.fn, sc.nr_params,
 		      sc.regs ? 1 : nargs);
 		if (nargs)
-			CHECK(!strncmp(sc.fn, GLUE_SYSCALL_PREFIX,
-				       strlen(GLUE_SYSCALL_PREFIX)),
-			      "%s: not the compile-time prefix %s", sc.fn,
-			      GLUE_SYSCALL_PREFIX);
+			CHECK(!strncmp(sc.fn, prefix, strlen(prefix)),
+			      "%s: not the expected prefix %s", sc.fn,
+			      prefix);
 		err = kernel_func_btf(sc.fn, &obj_id, &type_id, mod,
 				      sizeof(mod));
 		CHECK(!err && !mod[0] && type_id == sc.btf_id,
