@@ -59,7 +59,7 @@ export BUILD_DIR := $(BUILD)
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
 	checkpatch clean distclean summary check-arch conformance series-check \
-	quilt quilt-check tables
+	quilt quilt-check tables glue-upstream
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
@@ -80,6 +80,7 @@ help:
 	@echo "make quilt                     the series as debian/patches/ (DEP-3 headers, series file) in build/quilt"
 	@echo "make tables [SHORT=1] [CASES=1] the results in build/results as Markdown (the README's tables)"
 	@echo "make -C libbpf-glue [install|check]  libbpf-glue's libraries, glue-probe, headers and libbpf-glue.pc"
+	@echo "make glue-upstream [ARCH=a]    libbpf-glue's cases on upstream 6.12 (riscv64 unless ARCH is given)"
 	@echo "make checkpatch                scripts/checkpatch.pl --strict on every patch"
 	@echo "make series-check              build every prefix of the series for $(ARCHS)"
 	@echo "make deps                      install Debian packages (done by every target)"
@@ -148,6 +149,18 @@ distro-check: source
 # (kconfig/bti.config), our suite in one boot with KASLR.
 bti: source
 	@$(MAKE) -s vmtest VARIANT=bti ARCH=arm64 T="$(T)"
+
+# libbpf-glue's cases on upstream 6.12 (make bench's bench-upstream
+# kernel; riscv64 unless ARCH is given, as 6.6 gave riscv64 syscall
+# wrappers), run from the patched kernel's guest (its objects are CO-RE).
+GLUE_UPSTREAM_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),riscv64)
+glue-upstream: source
+	@scripts/install-deps.sh upstream
+	@flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream
+	@scripts/kbuild.sh bench-upstream $(GLUE_UPSTREAM_ARCH)
+	@$(MAKE) -s guests VARIANT=patched ARCH=$(GLUE_UPSTREAM_ARCH)
+	@GUEST_VARIANT=patched scripts/run-vm.sh test bench-upstream \
+		$(GLUE_UPSTREAM_ARCH) glue $(VM_TIMEOUT)
 
 # The patched kernel with STRICT_MODULE_RWX off (kconfig/nomodrwx.config):
 # module text is writable, BPF text is not, and riscv64's text patching
