@@ -12,7 +12,7 @@ out=$build/$variant/user-$arch
 t0=$(date +%s)
 [ -f "$obj/vmlinux" ] || { echo "guest: $obj/vmlinux missing: build the kernel first (make kernel VARIANT=$variant ARCH=$arch)" >&2; exit 1; }
 mkdir -p "$out"
-make -s -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
+make -s -j"$(nproc)" -C "$root/selftests" OUT="$out" VMLINUX="$obj/vmlinux" \
 	TARGET_ARCH="$arch"
 # The test module, built against this kernel (out of tree, with its BTF).
 . "$root/scripts/arch.sh" "$arch"
