@@ -54,6 +54,23 @@ def check_clean_run():
     return ok, "a clean run passes every case and check"
 
 
+def check_filter_selects_nothing():
+    empty = finished("KTAP version 1\n1..0\n")
+    a = args()
+    a.filter = "no_such_case"
+    none = {r[0]: r for r in judge_console(a, empty, False, {}, "known",
+                                           [], CASES)}
+    a.filter = "second"
+    one = {r[0]: r for r in judge_console(
+        a, finished("KTAP version 1\n1..1\nok 1 second\n"), False, {},
+        "known", [], CASES)}
+    return (status(none, "filter_selects_cases") == "fail" and
+            "filter_selects_cases" not in one and
+            status(one, "second") == "pass",
+            "a filter that selects no case fails the run; one that selects "
+            "a case does not")
+
+
 def check_hung_case():
     # Live lines only: the guest stopped printing during "second".
     text = (HEAD + "KTAP version 1\n1..3\n# a diagnostic\nok 1 first\n"
@@ -268,7 +285,8 @@ def quilt_checks():
 
 
 def main():
-    checks = [check_clean_run, check_hung_case, check_known_log,
+    checks = [check_clean_run, check_filter_selects_nothing,
+              check_hung_case, check_known_log,
               check_known_log_and_other, check_call_paths, check_boot_stall,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [

@@ -526,6 +526,12 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
             results.append((c, "xfail", "TODO " + known[c][1], [
                 "# not run: listed as crashing this kernel (run it alone "
                 "with T=%s)" % c]))
+    # A filter that selects nothing would pass having tested nothing.
+    if a.filter and cases and not any(a.filter in c for c in cases):
+        results.append(("filter_selects_cases", "fail", None, [
+            "# the filter '%s' selects none of the guest's %d cases "
+            "(a guest built before the case existed?)"
+            % (a.filter, len(cases))]))
     # The run itself: the guest finished, and its kernel log is clean.
     tail = text.splitlines()[-40:]
     if timed_out or out is None:
