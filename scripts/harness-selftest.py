@@ -186,16 +186,20 @@ def check_report(kind, line):
             "the run fails on a kernel log with: %s" % kind)
 
 
-def two_boots(paths, arch="arm64"):
+def two_boots(paths, arch="arm64", reach=None):
     """vm.cmd_test on a patched kernel (arm64: two boots, others: one) with
-    canned boots whose call paths are given per boot; the results it would
-    write, per boot."""
+    canned boots whose call paths (and arm64 veneer reach reports) are
+    given per boot; the results it would write, per boot."""
     written, saved = [], (vm.boot_results, vm.kaslr_check, vm.write_ktap,
                           vm.log)
-    per_boot = iter(paths)
-    vm.boot_results = lambda a, stage, name, extra: (
-        [("first", "pass", None, [])],
-        {"text": "", "paths": [("fn", p) for p in next(per_boot)]})
+    per_boot = iter(zip(paths, reach or [[]] * len(paths)))
+
+    def canned(a, stage, name, extra):
+        p, r = next(per_boot)
+        return ([("first", "pass", None, [])],
+                {"text": "", "paths": [("fn", k) for k in p],
+                 "reach": [("fn", k) for k in r]})
+    vm.boot_results = canned
     vm.kaslr_check = lambda a, text, want: ("kaslr_" + want, "pass", None,
                                             [])
     vm.write_ktap = lambda a, name, results, meta: written.append(
@@ -221,6 +225,20 @@ def check_call_paths():
             all(b[1].get("call_paths_exercised") == "fail" for b in bads),
             "the arm64 patched run checks that all three call paths were "
             "taken and every call site led to its trampoline")
+
+
+def check_call_paths_module_near():
+    """With KASLR the module can land within reach of the veneers; then
+    no call site can take the out-of-range path and it is not required,
+    but it still is when one call site was beyond their reach."""
+    near = two_boots([["veneer", "veneer"], ["direct"]],
+                     reach=[["in", "in"], ["in"]])
+    far = two_boots([["veneer", "veneer"], ["direct"]],
+                    reach=[["in", "out"], ["in"]])
+    return (near[1].get("call_paths_exercised") == "pass" and
+            far[1].get("call_paths_exercised") == "fail",
+            "the arm64 out-of-range path is required exactly when a call "
+            "site of the KASLR boot was beyond the veneers' reach")
 
 
 def check_call_paths_one_boot(arch):
@@ -287,7 +305,8 @@ def quilt_checks():
 def main():
     checks = [check_clean_run, check_filter_selects_nothing,
               check_hung_case, check_known_log,
-              check_known_log_and_other, check_call_paths, check_boot_stall,
+              check_known_log_and_other, check_call_paths,
+              check_call_paths_module_near, check_boot_stall,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]

@@ -354,6 +354,30 @@ static unsigned long long a64_adrp_lo12(unsigned long long pc, __u32 adrp,
 }
 
 /*
+ * Whether a BL at pc reaches the veneer block (FTRACE_DIRECT_VENEERS
+ * veneers of 16 bytes in the kernel image): a call site out of its reach
+ * can only go through ftrace_regs_caller to an out-of-range trampoline.
+ * With KASLR a module's place decides it, so the harness needs to know
+ * which path each boot could take: "call-path-reach: <fn> in|out|partial".
+ */
+static void report_veneer_reach(const char *fn, unsigned long long pc,
+				const struct call_targets *ct)
+{
+	const long long bl_reach = 128LL << 20;
+	unsigned long long first = ct->veneers, last = first + 1024 * 16 - 4;
+	int in_first, in_last;
+
+	if (!ct->veneers)
+		return;
+	in_first = (long long)(first - pc) >= -bl_reach &&
+		   (long long)(first - pc) < bl_reach;
+	in_last = (long long)(last - pc) >= -bl_reach &&
+		  (long long)(last - pc) < bl_reach;
+	diag("call-path-reach: %s %s", fn, in_first && in_last ? "in" :
+	     !in_first && !in_last ? "out" : "partial");
+}
+
+/*
  * What the call site (the BL after "mov x9, lr" at the entry, after the
  * BTI C of a BTI kernel) branches to: the trampoline itself ("direct"),
  * the function's veneer, which must hold the trampoline's address
@@ -382,6 +406,7 @@ static const char *call_path_observed(const char *fn,
 		return NULL;
 	}
 	to = pc + (((long long)(insn[0] & 0x3ffffff) << 38) >> 36);
+	report_veneer_reach(fn, pc, ct);
 	if (to == tramp)
 		return "direct";
 	/* Upstream since 6.4 goes through ftrace_caller and the ops literal */
