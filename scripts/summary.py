@@ -16,15 +16,27 @@ RESULTS = os.path.join(os.environ.get("BUILD_DIR",
 ARCHS = ["x86_64", "arm64", "riscv64"]
 
 
-def read_ktap(path):
+def read_ktap(path, diags=None):
+    """The results of a KTAP file, {case: (status, reason)}, and the cases'
+    order; diags, if given, gets each case's diagnostic lines (written
+    before its result line)."""
     res = {}
     order = []
+    pending = []
+    planned = False
     for line in open(path):
+        if re.match(r"^1\.\.\d+$", line):
+            planned = True
         m = re.match(r"^(not ok|ok) \d+ (\S+)(?: # (\S+)(.*))?$",
                      line.rstrip("\n"))
         if not m:
+            if line.startswith("# ") and planned:
+                pending.append(line.rstrip("\n"))
             continue
         name = m.group(2)
+        if diags is not None:
+            diags[name] = pending
+        pending = []
         d = m.group(3) or ""
         if d.upper() in ("TODO", "SKIP"):
             status = "xfail" if d.upper() == "TODO" else "skip"
@@ -43,13 +55,17 @@ class Tally:
         self.npass = self.nfail = self.nskip = 0
         self.named = []
 
-    def add(self, res, where):
+    def add(self, res, where, diags=None):
         for c, (status, why) in res.items():
             if status == "pass":
                 self.npass += 1
             elif status == "fail":
                 self.nfail += 1
-                self.named.append("FAILED %s %s" % (where, c))
+                # With the end of what the case said, so that a CI log
+                # that keeps only this summary still tells why.
+                self.named.append("\n".join(
+                    ["FAILED %s %s" % (where, c)] +
+                    ["    " + d for d in (diags or {}).get(c, [])[-8:]]))
             else:
                 self.nskip += 1
                 self.named.append("%s %s %s: %s" % (
@@ -93,12 +109,13 @@ def main():
                 t.missing(where + " (the kernel or guest build failed, "
                           "see above)")
                 continue
-            res, order = read_ktap(path)
+            diags = {}
+            res, order = read_ktap(path, diags)
             table[(arch, v)] = res
             for c in order:
                 if c not in cases:
                     cases.append(c)
-            t.add(res, where)
+            t.add(res, where, diags)
         w = max([len(c) for c in cases] + [10])
         head = "%-*s" % (w, "case") + "".join(" %-23s" % ("%s/%s" % c)
                                               for c in cols)
@@ -124,8 +141,9 @@ def main():
             if m:
                 total = m.group(1)
         print("%s: %s checks" % (f[:-5], total))
-        res, _ = read_ktap(os.path.join(RESULTS, f))
-        t.add(res, f[:-5])
+        diags = {}
+        res, _ = read_ktap(os.path.join(RESULTS, f), diags)
+        t.add(res, f[:-5], diags)
     # The checks of one result file each; make test (stock among the
     # variants) runs all of them.
     for name, title in (
@@ -139,7 +157,8 @@ def main():
             if "stock" in a.variants:
                 t.missing(name)
             continue
-        res, order = read_ktap(path)
+        diags = {}
+        res, order = read_ktap(path, diags)
         bad = [c for c in order if res[c][0] != "pass"]
         if len(order) > 12:
             print("%s: %d checks, %d not passed" % (title, len(order),
@@ -147,9 +166,10 @@ def main():
         else:
             print("%s: %s" % (title, ", ".join(
                 "%s %s" % (c, label[res[c][0]]) for c in order)))
-        t.add(res, name)
+        t.add(res, name, diags)
     print()
-    for n in t.named:
+    # Failures last, next to the final line: a log cut short keeps them.
+    for n in sorted(t.named, key=lambda n: n.startswith("FAILED")):
         print(n)
     print("%d passed, %d failed, %d skipped" % (t.npass, t.nfail, t.nskip))
     sys.exit(1 if t.nfail else 0)
