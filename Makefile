@@ -58,7 +58,7 @@ export BUILD_DIR := $(BUILD)
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
-	checkpatch clean distclean summary check-arch conformance series-check \
+	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream
 
 help:
@@ -69,6 +69,7 @@ help:
 	@echo "                               side by side under -icount (every arch without ARCH)"
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
+	@echo "make mutants                   source mutants of the IR and backends: the conformance suite must fail each"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
 	@echo "make bti                       arm64 patched kernel built with clang and in-kernel BTI (VARIANT=bti), our suite"
 	@echo "make nomodrwx [ARCH=a] [T=filter]  the patched kernel with STRICT_MODULE_RWX off (VARIANT=nomodrwx,"
@@ -122,6 +123,12 @@ conformance: deps
 	@echo "[conformance $(ARCH)] building and running the trampoline IR suite"
 	@$(MAKE) -s -C selftests/conformance ARCH=$(ARCH) run \
 		KTAP=$(BUILD)/results/conformance-$(ARCH).ktap
+
+# Source mutants of the IR and the backends (selftests/conformance/mutants),
+# each of which the conformance suite must fail; results kept per source
+# state (MUTANTS_CACHE=off runs them regardless).
+mutants: deps
+	@$(PY) scripts/mutants.py
 
 vmtest: kernel user
 	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \
@@ -238,6 +245,7 @@ test: source
 	@rm -f $(BUILD)/results/*.ktap
 	@$(PY) scripts/harness-selftest.py || true
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
+	@$(MAKE) -s mutants || true
 	@$(MAKE) -s distro-check || true
 	@$(MAKE) -s quilt-check || true
 	@t0=$$(date +%s); for v in stock patched; do for a in $(ARCHS); do \
@@ -245,11 +253,11 @@ test: source
 		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
 	@$(MAKE) -s -C libbpf-glue check OUT=$(BUILD)/libbpf-glue || true
 	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched) $(RUNS_stock)
-	@$(PY) scripts/summary.py --variants stock,patched \
+	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
 		--runs "$(RUNS_patched) $(RUNS_stock)"
 
 summary:
-	@$(PY) scripts/summary.py --variants stock,patched \
+	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
 		--runs "$(RUNS_patched) $(RUNS_stock)"
 
 # Markdown tables of build/results/*.ktap, every figure read from the KTAP

@@ -302,6 +302,68 @@ def quilt_checks():
                  "(%s)" % context)]
 
 
+def mutants_checks():
+    """make mutants fails on a mutant the suite does not notice (here one
+    that only edits a comment), on one whose text is no longer in the
+    source and on one that does not compile; it passes one the suite
+    kills."""
+    d = tempfile.mkdtemp(prefix="mutants-selftest-")
+    lst = os.path.join(d, "list")
+    with open(lst, "w") as f:
+        f.write("""mutant equivalent x86_64 arch-common/tramp_ir.c
+- /* The frame layout documented in tramp_ir.h, and nowhere else. */
++ /* edited */
+mutant stale x86_64 arch-common/tramp_ir.c
+- no such line
+mutant broken x86_64 arch-x86/isel.c
+- \tEMIT(x86_leave(B));
++ \tEMIT(x86_leave(B, 1));
+mutant real x86_64 arch-x86/isel.c
+- \tEMIT(x86_leave(B));
+""")
+    ktap = os.path.join(d, "k.ktap")
+    p = subprocess.run([sys.executable, os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "mutants.py"),
+        "--list", lst, "--ktap", ktap], capture_output=True, text=True)
+    got = {}
+    if os.path.exists(ktap):
+        for line in open(ktap):
+            m = re.match(r"^(ok|not ok) \d+ (\S+)", line)
+            if m:
+                got[m.group(2)] = m.group(1)
+    shutil.rmtree(d, ignore_errors=True)
+    want = {"equivalent": "not ok", "stale": "not ok", "broken": "not ok",
+            "real": "ok"}
+    return [lambda: (p.returncode == 1 and got == want,
+                     "mutants: a surviving, a stale and a broken mutant "
+                     "fail make mutants, a killed one passes (%s, rc %d)"
+                     % (got, p.returncode))]
+
+
+def summary_checks():
+    """summary.py fails a conformance file that is missing, and one whose
+    suite ended before all its planned results (it is written as the
+    suite goes)."""
+    d = tempfile.mkdtemp(prefix="summary-selftest-")
+    os.makedirs(os.path.join(d, "results"))
+    with open(os.path.join(d, "results", "conformance-arm64.ktap"),
+              "w") as f:
+        f.write("KTAP version 1\n1..5\n# encoders: 3 passed, 0 failed\n"
+                "ok 1 encoders\n")
+    p = subprocess.run([sys.executable, os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "summary.py"),
+        "--variants", "stock", "--archs", "x86_64", "--runs", "none:x:y",
+        "--conformance", "x86_64 arm64"], capture_output=True, text=True,
+        env=dict(os.environ, BUILD_DIR=d))
+    shutil.rmtree(d, ignore_errors=True)
+    out = p.stdout
+    return [lambda: ("FAILED conformance-x86_64" in out and
+                     "FAILED conformance-arm64: 1 results of 5 planned"
+                     in out and p.returncode == 1,
+                     "summary: a missing conformance file and one cut "
+                     "short each fail the run")]
+
+
 def main():
     checks = [check_clean_run, check_filter_selects_nothing,
               check_hung_case, check_known_log,
@@ -314,6 +376,8 @@ def main():
     checks += script_checks("kseed-selftest.sh", "patched seed")
     checks += script_checks("distro-check-selftest.sh", "distro-check")
     checks += quilt_checks()
+    checks += mutants_checks()
+    checks += summary_checks()
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
     for i, fn in enumerate(checks, 1):

@@ -27,6 +27,8 @@ def read_ktap(path, diags=None):
     for line in open(path):
         if re.match(r"^1\.\.\d+$", line):
             planned = True
+            if diags is not None:
+                diags["1.."] = int(line.strip()[3:])
         m = re.match(r"^(not ok|ok) \d+ (\S+)(?: # (\S+)(.*))?$",
                      line.rstrip("\n"))
         if not m:
@@ -72,6 +74,17 @@ class Tally:
                     "XFAIL" if status == "xfail" else "SKIP", where, c,
                     why))
 
+    def check_plan(self, res, diags, where):
+        """A file that planned more results than it holds ended early
+        (a crash or a kill): that is a failure of its own."""
+        plan = diags.get("1..")
+        if plan is None or len(res) < plan:
+            self.nfail += 1
+            self.named.append("FAILED %s: %s" % (
+                where, "no plan line" if plan is None else
+                "%d results of %d planned: the run ended early" %
+                (len(res), plan)))
+
     def missing(self, what):
         self.nfail += 1
         self.named.append("FAILED %s: no results" % what)
@@ -82,6 +95,9 @@ def main():
     p.add_argument("--variants", default="stock,patched")
     p.add_argument("--archs", default=",".join(ARCHS))
     p.add_argument("--suites", default=",".join(SUITES))
+    p.add_argument("--conformance", default=" ".join(ARCHS),
+                   help="the backends whose conformance results make test "
+                   "expects")
     p.add_argument("--runs", default="",
                    help="the QEMU runs made, as scripts/run-boots.sh takes "
                    "them (MODE:VARIANT:ARCH ...); default: every suite, "
@@ -116,6 +132,7 @@ def main():
                 if c not in cases:
                     cases.append(c)
             t.add(res, where, diags)
+            t.check_plan(res, diags, where)
         w = max([len(c) for c in cases] + [10])
         head = "%-*s" % (w, "case") + "".join(" %-23s" % ("%s/%s" % c)
                                               for c in cols)
@@ -130,25 +147,33 @@ def main():
                 row += " %-23s" % (label[r[c][0]] if r and c in r else
                                    ("-" if r else "no result"))
             print(row)
-    total = "?"
-    conf = sorted(f for f in os.listdir(RESULTS)
-                  if f.startswith("conformance-") and f.endswith(".ktap")) \
-        if os.path.isdir(RESULTS) else []
     print()
-    for f in conf:
-        for line in open(os.path.join(RESULTS, f)):
+    # make test runs the conformance suite of every backend: each file
+    # must be there, and whole (it is written as the suite goes).
+    for arch in (a.conformance.split() if "stock" in a.variants else []):
+        name = "conformance-" + arch
+        path = os.path.join(RESULTS, name + ".ktap")
+        if not os.path.exists(path):
+            t.missing(name + " (the suite did not build or start, see "
+                      "above)")
+            continue
+        total = "no total: the suite ended early"
+        for line in open(path):
             m = re.match(r"^# (\d+ passed, \d+ failed.*)$", line)
             if m:
-                total = m.group(1)
-        print("%s: %s checks" % (f[:-5], total))
+                total = m.group(1) + " checks"
+        print("%s: %s" % (name, total))
         diags = {}
-        res, _ = read_ktap(os.path.join(RESULTS, f), diags)
-        t.add(res, f[:-5], diags)
+        res, _ = read_ktap(path, diags)
+        t.add(res, name, diags)
+        t.check_plan(res, diags, name)
     # The checks of one result file each; make test (stock among the
     # variants) runs all of them.
     for name, title in (
             ("distro-check", "distro-check (Debian 6.1 configs)"),
             ("quilt", "quilt (make quilt, applied to the pristine tree)"),
+            ("mutants", "mutants (make mutants: each one the conformance "
+             "suite must fail)"),
             ("libbpf-glue", "libbpf-glue (headers, install, pkg-config)"),
             ("harness-selftest", "harness self-test "
              "(scripts/harness-selftest.py)")):
@@ -159,6 +184,7 @@ def main():
             continue
         diags = {}
         res, order = read_ktap(path, diags)
+        t.check_plan(res, diags, name)
         bad = [c for c in order if res[c][0] != "pass"]
         if len(order) > 12:
             print("%s: %d checks, %d not passed" % (title, len(order),

@@ -77,6 +77,9 @@ void conf_arch_saved_want(u64 *want, u64 tcc);
  * programs start with the ftrace callsite's shape ignore it.
  */
 #define CONF_ENTRY_BPF_SITE	(1U << 31)
+/* the shape has BPF_TRAMP_F_ORIG_STACK: see conf_orig_decoy() */
+#define CONF_ENTRY_ORIG_STACK	(1U << 30)
+void conf_orig_decoy(void);
 /*
  * Write the code that enters the trampoline at image for @style into stub
  * (STYLE_SITE: the traced function); return the entry conf_call() calls

@@ -57,6 +57,15 @@ void *conf_arch_entry(int style, u8 *stub, u8 *image, bool cfi,
 	switch (style) {
 	case STYLE_SITE:
 		*func = stub;
+		if (variant & CONF_ENTRY_ORIG_STACK) {
+			/* the same site at stub + 32, with the decoy as body */
+			u8 *decoy = stub + 32;
+
+			n = cfi ? x86_endbr64(decoy) : 0;
+			n += x86_call_rel(decoy + n, decoy + n, image);
+			x86_jmp_rel(decoy + n, decoy + n, conf_orig_decoy);
+			*func = decoy;
+		}
 		return stub;
 	case STYLE_DIRECT:
 		*func = (const void *)conf_orig_asm;
@@ -94,6 +103,12 @@ void conf_arch_check(const struct tramp_ir *ir, const u8 *image, u32 flags,
 		errf("no endbr64 at the trampoline entry\n");
 	if (ip_after_call && memcmp(ip_after_call, nop5, 5))
 		errf("ip_after_call is not x86_nops[5]\n");
+	/* as stock's emit_return(): ret, and int3 after it with SLS */
+	if (!tramp_env_return_thunk() &&
+	    (image[ir->code_size - 1 - tramp_env_sls()] != 0xc3 ||
+	     (tramp_env_sls() && image[ir->code_size - 1] != 0xcc)))
+		errf("the image does not end with ret%s\n",
+		     tramp_env_sls() ? "; int3" : "");
 	if (ir->label_off[TRAMP_LABEL_DO_FEXIT] >= 0 &&
 	    ((unsigned long)image + ir->label_off[TRAMP_LABEL_DO_FEXIT]) & 15)
 		errf("fmod_ret branch target not 16-byte aligned\n");
