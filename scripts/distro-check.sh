@@ -227,6 +227,7 @@ for name in "${names[@]}"; do
 		failed=$((failed + 1))
 	fi
 done
+echo "# Totals: pass:$((i - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0" >> "$ktap.tmp"
 mv "$ktap.tmp" "$ktap"
 echo "[distro-check $(( $(date +%s) - t0 ))s] $((i - failed)) of $i configurations compile -> ${ktap#"$root"/}"
 [ $failed -eq 0 ]

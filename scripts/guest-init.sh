@@ -27,6 +27,9 @@ echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m) cpus=$(npro
 # Where the kernel runs, for the harness's KASLR check.
 echo "sleeptest: _text $(grep ' _text$' /proc/kallsyms | cut -d' ' -f1)"
 set -o pipefail
+# Case marks in the kernel log (scripts/vm.py scopes known reports by them):
+# what comes before this one is the boot.
+echo "sleeptest-case: start" > /dev/kmsg
 /sleeptest $args 2>&1 | tee /tmp/output
 rc=$?
 dmesg -n 1

@@ -155,6 +155,17 @@ REPORTS = {
     "KFENCE": "[ 3.0] BUG: KFENCE: use-after-free read in foo+0x1/0x2\n",
     "failed allocation of the test program": "[ 85.2] sleeptest: vmalloc "
         "error: size 4096, vm_struct allocation failed, mode:0xcc0\n",
+    "x86 general protection fault": "[ 5.0] general protection fault, "
+        "probably for non-canonical address 0xdead: 0000 [#1] PREEMPT SMP\n",
+    "x86 invalid opcode": "[ 5.0] invalid opcode: 0000 [#1] PREEMPT SMP\n",
+    "x86 int3": "[ 5.0] int3: 0000 [#1] PREEMPT SMP\n",
+    "arm64 internal error": "[ 5.0] Internal error: BRK handler: "
+        "00000000f2000800 [#1] PREEMPT SMP\n",
+    "UBSAN": "[ 5.0] UBSAN: shift-out-of-bounds in kernel/bpf/x.c:1:2\n",
+    "RCU stall": "[ 30.0] rcu: INFO: rcu_preempt self-detected stall on "
+        "CPU\n",
+    "RCU-tasks stall": "[ 30.0] rcu_tasks_trace detected stalls on tasks:"
+        "\n",
 }
 
 
@@ -162,7 +173,13 @@ KNOWN_WARN = ("[ 0.4] WARNING: CPU: 0 PID: 13 at kernel/workqueue.c:3073 "
               "__flush_work+0x54/0x2a4\n[ 0.4] Modules linked in:\n"
               "[ 0.4] Call trace:\n[ 0.4]  __flush_work+0x54/0x2a4\n")
 KNOWN_LOG = {"kernel_log_clean": [("kernel/workqueue.c:3073 __flush_work",
-                                   "a known boot-time warning", True)]}
+                                   "a known boot-time warning", True,
+                                   "boot"),
+                                  ("vmalloc error: size",
+                                   "fault injection", True, "alloc_case")]}
+MARK = "[ 1.0] sleeptest-case: %s\n"
+VMALLOC = ("[ 2.0] sleeptest: vmalloc error: size 4096, vm_struct "
+           "allocation failed\n[ 2.0] Call Trace:\n[ 2.0]  dump_stack\n")
 
 
 def check_known_log():
@@ -170,6 +187,30 @@ def check_known_log():
     return (status(res, "kernel_log_clean") == "xfail",
             "a listed kernel-log report and its stack dump are an expected "
             "failure")
+
+
+def check_known_log_scoped():
+    """A listed report counts only during the case it names; an x86 oops
+    right after it is not its stack dump; a report's window ends at its
+    end-trace line."""
+    inside = judge(finished(ALL_OK, dmesg=MARK % "start" + MARK % "alloc_case"
+                            + VMALLOC), known=KNOWN_LOG)
+    outside = judge(finished(ALL_OK, dmesg=MARK % "start" + MARK % "other"
+                             + VMALLOC), known=KNOWN_LOG)
+    boot_late = judge(finished(ALL_OK, dmesg=MARK % "start" + KNOWN_WARN),
+                      known=KNOWN_LOG)
+    oops = judge(finished(ALL_OK, dmesg=MARK % "alloc_case" + VMALLOC +
+                          "[ 2.1] general protection fault: 0000 [#1] SMP\n"
+                          "[ 2.1] Call Trace:\n"), known=KNOWN_LOG)
+    ended = judge(finished(ALL_OK, dmesg=KNOWN_WARN +
+                           "[ 0.5] ---[ end trace 0000000000000000 ]---\n"
+                           "[ 0.6] Call trace:\n"), known=KNOWN_LOG)
+    got = [status(r, "kernel_log_clean") for r in
+           (inside, outside, boot_late, oops, ended)]
+    return (got == ["xfail", "fail", "fail", "fail", "fail"],
+            "a listed report is expected only in its case (@boot: before "
+            "the first case mark); an oops or a stack dump after it, or "
+            "after its end-trace line, fails the run (%s)" % got)
 
 
 def check_known_log_and_other():
@@ -366,7 +407,7 @@ def summary_checks():
 
 def main():
     checks = [check_clean_run, check_filter_selects_nothing,
-              check_hung_case, check_known_log,
+              check_hung_case, check_known_log, check_known_log_scoped,
               check_known_log_and_other, check_call_paths,
               check_call_paths_module_near, check_boot_stall,
               lambda: check_call_paths_one_boot("x86_64"),
@@ -386,6 +427,8 @@ def main():
         lines.append("%sok %d %s" % ("" if ok else "not ", i,
                                      what.replace(" ", "_")[:90]))
         print("[harness-selftest] %s: %s" % ("ok" if ok else "FAILED", what))
+    lines.append("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0"
+                 % (len(checks) - failed, failed))
     os.makedirs(RESULTS, exist_ok=True)
     with open(os.path.join(RESULTS, "harness-selftest.ktap"), "w") as f:
         f.write("\n".join(lines) + "\n")

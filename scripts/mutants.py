@@ -258,6 +258,8 @@ def main():
         f.write("KTAP version 1\n# conformance-suite mutants, %s\n1..%d\n"
                 % (os.path.relpath(a.list, ROOT), len(done)))
         f.write("\n".join(lines) + "\n# %s\n" % total)
+        f.write("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n"
+                % (killed, survived + bad))
     log(total + " -> " + os.path.relpath(ktap, ROOT))
     if cached and not survived and not bad:
         os.makedirs(CACHE, exist_ok=True)

@@ -170,6 +170,9 @@ def check(outdir):
         for i, (name, ok, diag) in enumerate(results, 1):
             f.write("".join(d + "\n" for d in diag))
             f.write("%s %d %s\n" % ("ok" if ok else "not ok", i, name))
+        nbad = sum(not ok for _, ok, _ in results)
+        f.write("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n"
+                % (len(results) - nbad, nbad))
     bad = [n for n, ok, _ in results if not ok]
     print("[quilt %3.0fs] %d patches in %s; %s -> %s"
           % (time.time() - t0, len(names), os.path.relpath(top),

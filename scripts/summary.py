@@ -4,6 +4,7 @@
 final line "N passed, M failed, K skipped" (expected failures are counted
 with skipped, and named).  Exits 1 if anything failed or is missing."""
 import argparse
+import json
 import os
 import re
 import sys
@@ -40,8 +41,12 @@ def read_ktap(path, diags=None):
             diags[name] = pending
         pending = []
         d = m.group(3) or ""
-        if d.upper() in ("TODO", "SKIP"):
-            status = "xfail" if d.upper() == "TODO" else "skip"
+        if d.upper() in ("XFAIL", "TODO"):
+            status = "xfail"
+        elif d.upper() == "SKIP":
+            status = "skip"
+        elif d.upper() == "XPASS":
+            status = "fail"
         else:
             status = "pass" if m.group(1) == "ok" else "fail"
         res[name] = (status, (m.group(4) or "").strip())
@@ -54,11 +59,14 @@ class Tally:
     pass."""
 
     def __init__(self):
-        self.npass = self.nfail = self.nskip = 0
+        self.npass = self.nfail = self.nskip = self.nxfail = 0
         self.named = []
+        self.records = []	# for summary.json
 
     def add(self, res, where, diags=None):
         for c, (status, why) in res.items():
+            self.records.append({"where": where, "case": c,
+                                 "status": status, "reason": why})
             if status == "pass":
                 self.npass += 1
             elif status == "fail":
@@ -70,6 +78,7 @@ class Tally:
                     ["    " + d for d in (diags or {}).get(c, [])[-8:]]))
             else:
                 self.nskip += 1
+                self.nxfail += status == "xfail"
                 self.named.append("%s %s %s: %s" % (
                     "XFAIL" if status == "xfail" else "SKIP", where, c,
                     why))
@@ -80,14 +89,26 @@ class Tally:
         plan = diags.get("1..")
         if plan is None or len(res) < plan:
             self.nfail += 1
-            self.named.append("FAILED %s: %s" % (
-                where, "no plan line" if plan is None else
-                "%d results of %d planned: the run ended early" %
-                (len(res), plan)))
+            why = "no plan line" if plan is None else \
+                "%d results of %d planned: the run ended early" % (
+                    len(res), plan)
+            self.named.append("FAILED %s: %s" % (where, why))
+            self.records.append({"where": where, "case": None,
+                                 "status": "fail", "reason": why})
 
     def missing(self, what):
         self.nfail += 1
         self.named.append("FAILED %s: no results" % what)
+        self.records.append({"where": what, "case": None, "status": "fail",
+                             "reason": "no results"})
+
+    def write_json(self, path):
+        with open(path, "w") as f:
+            json.dump({"passed": self.npass, "failed": self.nfail,
+                       "expected_failures": self.nxfail,
+                       "skipped": self.nskip - self.nxfail,
+                       "results": self.records}, f, indent=1)
+            f.write("\n")
 
 
 def main():
@@ -197,6 +218,12 @@ def main():
     # Failures last, next to the final line: a log cut short keeps them.
     for n in sorted(t.named, key=lambda n: n.startswith("FAILED")):
         print(n)
+    if os.path.isdir(RESULTS):
+        t.write_json(os.path.join(RESULTS, "summary.json"))
+    # Expected failures are counted with the skipped, and apart.
+    print("of the skipped: %d expected failures (XFAIL), %d skips "
+          "(build/results/summary.json has every result)"
+          % (t.nxfail, t.nskip - t.nxfail))
     print("%d passed, %d failed, %d skipped" % (t.npass, t.nfail, t.nskip))
     sys.exit(1 if t.nfail else 0)
 

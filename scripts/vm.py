@@ -8,8 +8,9 @@
 Every boot has a time limit; a hang kills QEMU and prints the console's
 last lines.  The kernel log is scanned: BUG:, WARNING:, Oops, lockdep and
 sleeping-in-atomic reports fail the run whatever the tests printed.
-Known failures (selftests/known-failures/<arch>) turn into KTAP "# TODO"
-results only when the failure carries the listed error.
+Known failures (selftests/known-failures/<arch>) turn into KTAP "# XFAIL"
+results only when the failure carries the listed error; a listed case that
+passes is "# XPASS", which fails the run.
 """
 import argparse
 import datetime
@@ -106,7 +107,9 @@ def boots_of(arch, variant, suite="sleeptest"):
 # guest sharing the host.  RCU-tasks report a grace period older than
 # 120 s (30000 jiffies at Kconfig.sleep's HZ=250), not the default 10 s;
 # one that never ends is still reported within a boot.
-COMMON_APPEND = ("watchdog_thresh=20 printk.time=1 "
+# printk.devkmsg=on: the case marks the guest writes to /dev/kmsg are
+# not rate-limited away.
+COMMON_APPEND = ("watchdog_thresh=20 printk.time=1 printk.devkmsg=on "
                  "rcupdate.rcu_task_stall_info=30000")
 # More kernel parameters for a developer's run (not used by make test).
 EXTRA_APPEND = os.environ.get("SLEEPTEST_KERNEL_ARGS", "")
@@ -143,13 +146,25 @@ CALL_REACH = re.compile(r"^# call-path-reach: (\S+) (\S+)", re.M)
 # soft-lockup detector with "BUG: soft lockup"; a stack dump is "Call
 # Trace:" on x86 and "Call trace:" on arm64; an RCU-tasks grace period
 # held up for 10 s prints "rcu_tasks... grace period N is M jiffies old";
-# the rest are oopses and panics.
+# the rest are oopses and panics, whose first line on x86 ("general
+# protection fault: 0000 [#1]", "invalid opcode: 0000 [#1]", "int3: 0000
+# [#1]") names no BUG or Oops: the "[#N]" oops counter catches those.
 BAD_LOG = re.compile(
-    r"BUG:|WARNING:|INFO:|Oops|Kernel panic|kernel BUG|"
+    r"BUG:|WARNING:|INFO:|Oops|Kernel panic|kernel BUG|\[#\d+\]|"
+    r"general protection fault|invalid opcode|double fault|"
+    r"Internal error:|UBSAN:|KASAN:|KFENCE:|"
     r"sleeping function called from invalid context|"
     r"Call Trace:|Call trace:|Unable to handle kernel|"
-    r"grace period \d+ is \d+ jiffies old|"
+    r"grace period \d+ is \d+ jiffies old|detected stalls? on|"
+    r"self-detected stall|blocked for more than|soft lockup|"
     r"page allocation failure|vmalloc error:")
+# The end of a warning's or an oops's report: a known entry explains the
+# stack dump of its own report, up to here.
+END_TRACE = re.compile(r"---\[ end trace")
+# The guest marks in the kernel log where each case starts
+# ("sleeptest-case: NAME", from /sleeptest) and where its first program
+# starts ("sleeptest-case: start", from /init); before that is the boot.
+CASE_MARK = re.compile(r"sleeptest-case: (\S+)")
 # Our own harness lines that could match the patterns above (the guest
 # init's echo, without a kernel timestamp; the kernel prefixes reports
 # about our test program's allocations with "sleeptest: " too).
@@ -307,13 +322,23 @@ STACK_DUMP = re.compile(r"Call Trace:|Call trace:")
 def split_log(text, known_log):
     """The kernel-log lines that fail a run, as (explained, rest):
     explained pairs a line with the known entry whose EXPECT it contains
-    (or, for a stack dump within 60 lines of such a line, that entry)."""
+    while the case the entry names runs (or, for a stack dump of the same
+    report, up to its end-trace line and within 60 lines, that entry)."""
     explained, rest = [], []
     entry, until = None, -1
+    case = "boot"
     for i, line in enumerate(text.splitlines()):
+        m = CASE_MARK.search(line)
+        if m:
+            case = m.group(1)
+            continue
+        if END_TRACE.search(line):
+            until = -1
+            continue
         if not BAD_LOG.search(line) or LOG_ALLOW.search(line):
             continue
-        hit = next((k for k in known_log if k[0] in line), None)
+        hit = next((k for k in known_log
+                    if k[0] in line and k[3] == case), None)
         if hit:
             entry, until = hit, i + 60
             explained.append((line.strip(), hit))
@@ -348,13 +373,21 @@ def load_known(a):
             sys.exit("%s:%d: want 'CASE VARIANTS EXPECT REASON'" % (path, n))
         case, variants, expect = parts[:3]
         reason = " ".join(parts[3:])
+        # Kernel-log entries name the case during which they may show:
+        # kernel_log_clean@CASE, or @boot for before any test ran.
+        scope = None
+        if case.startswith(KERNEL_LOG):
+            case, _, scope = case.partition("@")
+            if case != KERNEL_LOG or not scope:
+                sys.exit("%s:%d: want %s@CASE (or @boot): the case during "
+                         "which the report may show" % (path, n, KERNEL_LOG))
         # "~" marks an intermittent failure: passing does not retire it.
         flaky = variants.startswith("~")
         variants = variants.lstrip("~")
         if variants == "all" or a.variant in variants.split(","):
             if case == KERNEL_LOG:
                 known.setdefault(KERNEL_LOG, []).append(
-                    (expect, reason, flaky))
+                    (expect, reason, flaky, scope))
             else:
                 known[case] = (expect, reason, flaky)
     return known, path
@@ -515,11 +548,11 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
                     "# intermittent known failure (%s) did not show this "
                     "time" % reason]))
             elif ok:
-                results.append((name_, "fail", "known failure passed: remove"
-                                " it from %s" % os.path.relpath(known_path,
-                                                                ROOT), diag))
+                results.append((name_, "fail", "XPASS known failure passed: "
+                                "remove it from %s" % os.path.relpath(
+                                    known_path, ROOT), diag))
             elif any(expect in d for d in diag):
-                results.append((name_, "xfail", "TODO " + reason, diag))
+                results.append((name_, "xfail", "XFAIL " + reason, diag))
             else:
                 results.append((name_, "fail", None, diag + [
                     "# listed as a known failure with '%s', but failed "
@@ -528,7 +561,7 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
             results.append((name_, "pass" if ok else "fail", None, diag))
     for c in crash:
         if not a.filter or a.filter in c:
-            results.append((c, "xfail", "TODO " + known[c][1], [
+            results.append((c, "xfail", "XFAIL " + known[c][1], [
                 "# not run: listed as crashing this kernel (run it alone "
                 "with T=%s)" % c]))
     # A filter that selects nothing would pass having tested nothing.
@@ -555,14 +588,20 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
         results.append(("guest_smp", "pass" if n == 2 else "fail", None,
                         [] if n == 2 else ["# the guest runs on %d CPU(s), "
                                            "want 2" % n]))
-    explained, bad = split_log((dmesg or "") + "\n" + text,
-                               known.get(KERNEL_LOG, []))
+    # The kernel log as dumped at the end, and as the console showed it
+    # live (all of it when the guest died before the dump); each from its
+    # own start, for the case marks.
+    explained, bad = [], []
+    for log_text in (dmesg or "", text):
+        e, b = split_log(log_text, known.get(KERNEL_LOG, []))
+        explained += e
+        bad += b
     if bad:
         results.append((KERNEL_LOG, "fail", None,
                         ["# " + b for b in dict.fromkeys(bad)][:30]))
     elif explained:
         reasons = list(dict.fromkeys(e[1][1] for e in explained))
-        results.append((KERNEL_LOG, "xfail", "TODO " + "; ".join(reasons),
+        results.append((KERNEL_LOG, "xfail", "XFAIL " + "; ".join(reasons),
                         ["# " + e[0] for e in dict.fromkeys(explained)][:30]))
     else:
         results.append((KERNEL_LOG, "pass", None, []))
@@ -600,12 +639,24 @@ def write_ktap(a, name, results, meta):
         for i, (case, status, directive, diag) in enumerate(results, 1):
             for d in diag:
                 f.write(d + "\n")
-            line = "%s %d %s" % ("ok" if status == "pass" else "not ok",
-                                 i, case)
+            # as kselftest writes them: an expected failure is "ok # XFAIL"
+            line = "%s %d %s" % ("ok" if status in ("pass", "xfail") else
+                                 "not ok", i, case)
             if directive:
                 line += " # " + directive
             f.write(line + "\n")
+        f.write(ktap_totals(results) + "\n")
     return path
+
+
+def ktap_totals(results):
+    """kselftest's closing line; results are (name, status, directive,
+    ...) with status pass, fail or xfail (an XPASS is a fail)."""
+    n = {k: 0 for k in ("pass", "fail", "xfail", "xpass", "skip")}
+    for r in results:
+        n["xpass" if (r[2] or "").startswith("XPASS") else r[1]] += 1
+    return ("# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:0"
+            % (n["pass"], n["fail"], n["xfail"], n["xpass"], n["skip"]))
 
 
 def call_paths_check(arch, per_boot):
@@ -684,7 +735,7 @@ def cmd_test(a):
                 for d in diag[-45:]:
                     print("    " + d)
             elif status == "xfail":
-                log(stage, "XFAIL %s: %s" % (case, directive[5:]))
+                log(stage, "XFAIL %s: %s" % (case, directive[6:]))
         log(stage, "%d passed, %d failed, %d skipped -> %s"
             % (npass, nfail, nx, os.path.relpath(path, ROOT)))
         nfail_all += nfail

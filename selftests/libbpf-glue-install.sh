@@ -167,6 +167,7 @@ mkdir -p "$results"
 	echo "# libbpf-glue: headers, make install, pkg-config (selftests/libbpf-glue-install.sh)"
 	echo "1..$n"
 	printf '%s\n' "${lines[@]}"
+	echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 } > "$results/libbpf-glue.ktap"
 echo "[libbpf-glue $(( $(date +%s) - t0 ))s] $n checks, $failed failed -> $results/libbpf-glue.ktap"
 [ "$failed" -eq 0 ]

@@ -909,6 +909,23 @@ static int selected(const char *name, const char *filter)
 	return !filter || !*filter || strstr(name, filter);
 }
 
+/*
+ * "sleeptest-case: NAME" in the kernel log as the case starts: the harness
+ * accepts a listed kernel report only during the case it names.
+ */
+static void mark_case(const char *name)
+{
+	char line[128];
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	snprintf(line, sizeof(line), "sleeptest-case: %s\n", name);
+	if (write(fd, line, strlen(line)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
 static int run_cases(const char *filter)
 {
 	unsigned int i, n = 0, num = 0, failed = 0;
@@ -923,6 +940,7 @@ static int run_cases(const char *filter)
 		case_failed = 0;
 		libbpf_log_len = 0;
 		libbpf_log[0] = 0;
+		mark_case(cases[i].name);
 		cases[i].fn();
 		if (case_failed && libbpf_log_len)
 			diag("libbpf: %s", libbpf_log);

@@ -1408,7 +1408,7 @@ int main(int argc, char **argv)
 	unsigned int nrand = 3000;
 	const char *ktap = NULL;
 	unsigned long hint;
-	int opt, i;
+	int opt, i, fails;
 
 	while ((opt = getopt(argc, argv, "s:n:k:xvh")) != -1) {
 		switch (opt) {
@@ -1483,6 +1483,11 @@ int main(int argc, char **argv)
 	group_end();
 	if (ktap_file) {
 		fprintf(ktap_file, "# %u passed, %u failed\n", n_pass, n_fail);
+		/* kselftest's closing line, counting groups like the results */
+		for (i = 0, fails = 0; i < nr_groups; i++)
+			fails += groups[i].fail != 0;
+		fprintf(ktap_file, "# Totals: pass:%d fail:%d xfail:0 xpass:0 "
+			"skip:0 error:0\n", nr_groups - fails, fails);
 		fclose(ktap_file);
 	}
 	printf("%u passed, %u failed\n", n_pass, n_fail);

@@ -29,6 +29,7 @@ echo "1..$(echo "$sel" | grep -c .)"
 i=0 failed=0
 for t in $sel; do
 	i=$((i + 1))
+	echo "sleeptest-case: $t" > /dev/kmsg
 	start=$(date +%s)
 	timeout $PER_TEST_TIMEOUT ./test_progs -a "$t" > /tmp/tp.out 2>&1
 	rc=$?
