@@ -120,18 +120,28 @@ def check_boot_stall():
                "Bringing up secondary CPUs" in notes[0])
         # Stalls every time: one retry, then a hang.
         vm.qemu_cmd = lambda a, append, icount: [
-            "bash", "-c", "echo 'smp: Bringing up'; exec sleep 30"]
+            "bash", "-c", "echo 'smp: Bringing up secondary CPUs'; "
+            "exec sleep 30"]
         t0 = time.time()
         text, timed_out, path, notes = vm.boot(a, "t", "", 60)
         ok2 = timed_out and len(notes) == 1 and \
             time.time() - t0 < 20
+        # Silent after another line: a hang, not retried.
+        vm.qemu_cmd = lambda a, append, icount: [
+            "bash", "-c", "echo 'ftrace: testing direct calls'; "
+            "exec sleep 30"]
+        t0 = time.time()
+        text, timed_out, path, notes = vm.boot(a, "t", "", 60)
+        ok3 = timed_out and len(notes) == 1 and "not retried" in \
+            notes[0] and time.time() - t0 < 10
     finally:
         vm.qemu_cmd, vm.BOOT_STALL_S, vm.RESULTS, vm.log = saved
         subprocess.run(["rm", "-rf", tmp])
-    return ok1 and ok2, ("a boot that stalls before init is killed and "
-                         "booted once more, its console kept and the stall "
-                         "noted; silence after init is not a stall; a "
-                         "second stall is a hang")
+    return ok1 and ok2 and ok3, (
+        "a boot that stalls before init where the known riscv64 stall does "
+        "is killed and booted once more, its console kept and the stall "
+        "noted; silence after init is not a stall; a second stall, and "
+        "silence after any other line, is a hang")
 
 
 REPORTS = {
