@@ -32,6 +32,8 @@ set -o pipefail
 echo "sleeptest-case: start" > /dev/kmsg
 /sleeptest $args 2>&1 | tee /tmp/output
 rc=$?
+# A report printed late (a deferred free, a stall) still reaches the dump.
+sleep 2
 dmesg -n 1
 echo "SLEEPTEST-OUTPUT-BEGIN"
 cat /tmp/output

@@ -259,14 +259,15 @@ static int churn_prog_load(struct churn_template *ct, int kind, long round)
 }
 
 /*
- * One round: a new program of kind round % 4 loaded, attached, (every
- * 10th round) seen running, detached and freed.
+ * One round: a new program of kind round % 4 loaded, attached, seen
+ * running (four rounds in forty, one of each kind, by its own counter),
+ * detached and freed.
  */
 static int churn_round(struct churn_template *ct, long round,
 		       struct churn_workers *cws)
 {
 	int kind = round % CHURN_KINDS, ok = 0, prog_fd, link_fd;
-	volatile long *hits = &ct->skel->bss->hits;
+	volatile long *hits = &ct->skel->bss->hits[kind];
 	double t = mono_seconds();
 	char what[64];
 	long seen;
@@ -284,7 +285,7 @@ static int churn_round(struct churn_template *ct, long round,
 	if (!CHECK_ERR(link_fd < 0 ? -errno : 0, what))
 		goto out;
 	churn_step_done(CS_ATTACH, &t);
-	ok = round % 10 || CHECK(counter_moves(hits, seen),
+	ok = round / CHURN_KINDS % 10 || CHECK(counter_moves(hits, seen),
 				 "round %ld: %s does not run (worker 0 at %ld "
 				 "calls)", round, churn_kinds[kind],
 				 cws->w[0].calls);

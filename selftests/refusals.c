@@ -266,10 +266,13 @@ void test_reject_sleeping_helpers_nonsleepable(void)
 /*
  * Every map type against a sleepable program, each by name.  A map is
  * checked against the program when an instruction refers to it, so each
- * program is just "r1 = map; r0 = 0; exit": fentry.s on setdomainname.
+ * program is "r1 = map; r0 = 0; exit": fentry.s on setdomainname.
  * 6.1 refuses every type but the ones in check_map_prog_compatibility()'s
  * list; those load, are attached and run (run_cnt, with BPF stats on).
+ * On the hash and array kinds the program also stores MAP_KIND_VALUE
+ * under key 0 while it runs, which the test reads back.
  */
+#define MAP_KIND_VALUE 0x5eed
 
 struct map_kind {
 	const char *name;
@@ -404,6 +407,62 @@ static int map_kind_create(const struct map_kind *k, int btf_fd, __u32 int_id)
 	return fd;
 }
 
+/* The kinds a program can store into with bpf_map_update_elem(). */
+static int map_kind_updates(const struct map_kind *k)
+{
+	switch (k->type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * After "r1 = map": key 0 at fp-4, MAP_KIND_VALUE at fp-16,
+ * bpf_map_update_elem(r1, fp-4, fp-16, BPF_ANY).  Returns the count.
+ */
+static int map_update_insns(struct bpf_insn *insn)
+{
+	int n = 0;
+
+	insn[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+	insn[n++] = INSN(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, -16,
+			 MAP_KIND_VALUE);
+	insn[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10,
+			 0, 0);
+	insn[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	insn[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10,
+			 0, 0);
+	insn[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, -16);
+	insn[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0,
+			 BPF_ANY);
+	insn[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+			 BPF_FUNC_map_update_elem);
+	return n;
+}
+
+/* Key 0 holds MAP_KIND_VALUE (on some CPU, for the per-CPU kinds). */
+static int map_holds_value(int map_fd)
+{
+	int ncpus = libbpf_num_possible_cpus(), i;
+	__u64 values[256] = {};
+	__u32 key = 0;
+
+	if (ncpus <= 0 || ncpus > 256 ||
+	    bpf_map_lookup_elem(map_fd, &key, values))
+		return 0;
+	for (i = 0; i < ncpus; i++)
+		if (values[i] == MAP_KIND_VALUE)
+			return 1;
+	return 0;
+}
+
 /* run_cnt of a program (BPF stats must be on), or -1. */
 static long long prog_run_cnt(int fd)
 {
@@ -440,8 +499,8 @@ void test_sleepable_map_types(void)
 			.prog_flags = BPF_F_SLEEPABLE,
 			.log_buf = vlog, .log_size = sizeof(vlog),
 			.log_level = 1);
-		struct bpf_insn insns[4];
-		int map_fd, prog_fd, link_fd, err;
+		struct bpf_insn insns[16];
+		int map_fd, prog_fd, link_fd, err, n;
 		const char *want;
 
 		map_fd = map_kind_create(k, btf_fd, int_id);
@@ -451,11 +510,14 @@ void test_sleepable_map_types(void)
 		insns[0] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
 				BPF_PSEUDO_MAP_FD, 0, map_fd);
 		insns[1] = INSN(0, 0, 0, 0, 0);
-		insns[2] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
-		insns[3] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		n = 2;
+		if (map_kind_updates(k))
+			n += map_update_insns(insns + n);
+		insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+		insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 		vlog[0] = 0;
 		prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "map_kind",
-					"GPL", insns, 4, &opts);
+					"GPL", insns, n, &opts);
 		err = prog_fd < 0 ? -errno : 0;
 		if (!k->accepted) {
 			want = k->refusal ? k->refusal : "Sleepable programs "
@@ -479,7 +541,10 @@ void test_sleepable_map_types(void)
 			syscall(__NR_setdomainname, "map-kinds", 9);
 			runs = prog_run_cnt(prog_fd);
 			if (CHECK(runs >= 1, "%s: the program did not run "
-				  "(run_cnt %lld)", k->name, runs))
+				  "(run_cnt %lld)", k->name, runs) &&
+			    (!map_kind_updates(k) ||
+			     CHECK(map_holds_value(map_fd), "%s: key 0 does "
+				   "not hold what the program stored", k->name)))
 				accepted++;
 			close(link_fd);
 		}
@@ -566,6 +631,26 @@ out:
  * fentry and freplace on the same BPF program, in both orders: the second
  * attach fails with -EBUSY and the first keeps working.
  */
+/*
+ * One test run of the target socket filter: it returns want_ret (42 when
+ * freplace_filter replaced it) and fentry_any ran want_fentry times.
+ */
+static void check_target_run(int fd, struct rejects *skel, __u32 want_ret,
+			     long want_fentry)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = 1);
+	long before = skel->bss->fentry_any_runs;
+	int err = bpf_prog_test_run_opts(fd, &opts);
+
+	CHECK(!err && opts.retval == want_ret &&
+	      skel->bss->fentry_any_runs - before == want_fentry,
+	      "a run of the target: %d, returned %u (want %u), fentry ran "
+	      "%ld times (want %ld)", err ? -errno : 0, opts.retval,
+	      want_ret, skel->bss->fentry_any_runs - before, want_fentry);
+}
+
 void test_reject_fentry_and_freplace(void)
 {
 	struct rejects *t, *skel = NULL;
@@ -600,6 +685,8 @@ void test_reject_fentry_and_freplace(void)
 		      order ? "freplace" : "fentry",
 		      second ? "attached" : strerror(errno));
 		bpf_link__destroy(second);
+		/* The first attachment still does its job, the second none. */
+		check_target_run(fd, skel, order ? 42 : 0, order ? 0 : 1);
 		bpf_link__destroy(first);
 		first = NULL;
 		rejects__destroy(skel);

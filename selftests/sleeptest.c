@@ -777,25 +777,6 @@ int unload_test_module(void)
 }
 
 /* bpf_trampoline_* images listed in /proc/kallsyms, or -errno. */
-int count_trampoline_images(void)
-{
-	char line[512], *p;
-	int n = 0;
-	FILE *f;
-
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return -errno;
-	/* bpf_trampoline_<key>; the kernel's bpf_trampoline_*() do not count */
-	while (fgets(line, sizeof(line), f)) {
-		p = strstr(line, " bpf_trampoline_");
-		if (p && isdigit((unsigned char)p[16]))
-			n++;
-	}
-	fclose(f);
-	return n;
-}
-
 struct test_case {
 	const char *name;
 	void (*fn)(void);
@@ -926,13 +907,114 @@ static void mark_case(const char *name)
 	close(fd);
 }
 
+/*
+ * What the cases may leave behind: BPF programs, links and maps above the
+ * IDs that existed before the first case, and trampoline images
+ * (bpf_trampoline_* in /proc/kallsyms; a retired image lingers until the
+ * tasks that may be inside it are gone).
+ */
+struct bpf_objects {
+	__u32 prog, link, map;	/* highest ID in use at the start */
+	int progs, links, maps, images;
+};
+
+static int count_above(int (*next)(__u32, __u32 *), __u32 above,
+		       __u32 *max, const char *what, int report)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!next(id, &id)) {
+		if (max && id > *max)
+			*max = id;
+		if (id <= above)
+			continue;
+		n++;
+		if (report)
+			diag("left behind: %s id %u", what, id);
+	}
+	return n;
+}
+
+/* Trampoline images listed in /proc/kallsyms, each in a diag if report. */
+static int trampoline_images(int report)
+{
+	char line[512];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	/* bpf_trampoline_<key>; the kernel's bpf_trampoline_*() do not count */
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, " bpf_trampoline_");
+
+		if (p && isdigit((unsigned char)p[16])) {
+			n++;
+			if (report)
+				diag("left behind: %s", strtok(line, "\n"));
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+int count_trampoline_images(void)
+{
+	return trampoline_images(0);
+}
+
+static void bpf_objects_now(struct bpf_objects *o, int report)
+{
+	o->progs = count_above(bpf_prog_get_next_id, o->prog, NULL, "program",
+			       report);
+	o->links = count_above(bpf_link_get_next_id, o->link, NULL, "link",
+			       report);
+	o->maps = count_above(bpf_map_get_next_id, o->map, NULL, "map",
+			      report);
+	o->images = trampoline_images(report);
+}
+
+/*
+ * After the last case: everything the cases created is gone within 20 s
+ * (deferred frees wait for RCU and tasks-RCU grace periods), or the
+ * suite leaks: "nothing_left_behind".
+ */
+static int nothing_left_behind(struct bpf_objects *start)
+{
+	struct bpf_objects now = *start;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		bpf_objects_now(&now, 0);
+		if (!now.progs && !now.links && !now.maps &&
+		    now.images == start->images)
+			break;
+		sleep_ms(100);
+	}
+	diag("after the cases (%d ms): %d programs, %d links, %d maps and %d "
+	     "trampoline images left (%d images before the first case)",
+	     i * 100, now.progs, now.links, now.maps, now.images,
+	     start->images);
+	if (i < 200)
+		return 1;
+	bpf_objects_now(&now, 1);
+	return 0;
+}
+
 static int run_cases(const char *filter)
 {
 	unsigned int i, n = 0, num = 0, failed = 0;
+	struct bpf_objects start = {};
 
+	count_above(bpf_prog_get_next_id, 0, &start.prog, NULL, 0);
+	count_above(bpf_link_get_next_id, 0, &start.link, NULL, 0);
+	count_above(bpf_map_get_next_id, 0, &start.map, NULL, 0);
+	start.images = trampoline_images(0);
 	for (i = 0; i < NR_CASES; i++)
 		n += selected(cases[i].name, filter);
-	printf("KTAP version 1\n1..%u\n", n);
+	/* the cases, then nothing_left_behind */
+	printf("KTAP version 1\n1..%u\n", n + 1);
 	fflush(stdout);
 	for (i = 0; i < NR_CASES; i++) {
 		if (!selected(cases[i].name, filter))
@@ -949,6 +1031,11 @@ static int run_cases(const char *filter)
 		fflush(stdout);
 		failed += case_failed;
 	}
+	mark_case("nothing_left_behind");
+	case_failed = !nothing_left_behind(&start);
+	printf("%sok %u nothing_left_behind\n", case_failed ? "not " : "",
+	       ++num);
+	failed += case_failed;
 	return failed ? 1 : 0;
 }
 
@@ -970,6 +1057,8 @@ int main(int argc, char **argv)
 		case 'l':
 			for (i = 0; i < NR_CASES; i++)
 				printf("%s\n", cases[i].name);
+			/* run after the cases, whatever -t selects */
+			printf("nothing_left_behind\n");
 			return 0;
 		case 't':
 			filter = optarg;

@@ -24,6 +24,7 @@ int BPF_PROG(count_fentry)
 SEC("fentry.s")
 int BPF_PROG(count_fentry_s)
 {
+	require_sleepable();
 	if (from_test(monitored_pid))
 		__sync_fetch_and_add(&fentry_s_hits, 1);
 	return 0;

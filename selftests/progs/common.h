@@ -17,4 +17,17 @@ static __always_inline int from_test(int pid)
 	return pid && (int)(bpf_get_current_pid_tgid() >> 32) == pid;
 }
 
+/*
+ * A sleepable-only helper that does nothing: bpf_copy_from_user() of no
+ * bytes.  The verifier offers it to sleepable programs alone, so a
+ * ".s" program that calls this fails to load if it ever lost
+ * BPF_F_SLEEPABLE, instead of passing its case as a normal program.
+ */
+static __always_inline void require_sleepable(void)
+{
+	char byte;
+
+	bpf_copy_from_user(&byte, 0, NULL);
+}
+
 #endif

@@ -98,6 +98,7 @@ int BPF_PROG(cmp_fentry)
 SEC("fentry.s")
 int BPF_PROG(cmp_fentry_s)
 {
+	require_sleepable();
 	if (from_test(monitored_pid))
 		__sync_fetch_and_add(&cmp_hits[1], 1);
 	return 0;
@@ -108,6 +109,7 @@ int BPF_PROG(cmp_lsm_s, struct linux_binprm *bprm)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
+	require_sleepable();
 	if (monitored_pid && task->real_parent->tgid == monitored_pid)
 		__sync_fetch_and_add(&cmp_hits[2], 1);
 	return 0;

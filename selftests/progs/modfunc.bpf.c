@@ -12,6 +12,7 @@ int calls;
 SEC("fentry.s/sleeptest_mod_target")
 int BPF_PROG(mod_entry, int len)
 {
+	require_sleepable();
 	if (from_test(monitored_pid))
 		entry_arg = len;
 	return 0;

@@ -194,10 +194,13 @@ int raw_tp_sched_switch(void *ctx)
 	return 0;
 }
 
+/* What socket_filter returns while this replaces it. */
+#define FREPLACE_RET 42
+
 SEC("freplace")
 int freplace_filter(struct __sk_buff *skb)
 {
-	return 0;
+	return FREPLACE_RET;
 }
 
 /* A BTF tracepoint and a kprobe program, made sleepable by the test. */
@@ -213,9 +216,12 @@ int kprobe_any(void *ctx)
 	return 0;
 }
 
+long fentry_any_runs;
+
 /* Attached by the test, then the target of a BPF_LINK_UPDATE. */
 SEC("fentry")
 int BPF_PROG(fentry_any)
 {
+	__sync_fetch_and_add(&fentry_any_runs, 1);
 	return 0;
 }
