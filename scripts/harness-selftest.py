@@ -231,6 +231,21 @@ def check_known_log_and_other():
             "a listed report does not hide another one")
 
 
+def check_known_case_fails_otherwise():
+    """A listed case whose failed checks all show the listed error is an
+    expected failure; one with another failed check is a failure."""
+    known = {"second": ("-524", "cannot attach here", False)}
+    listed = ("KTAP version 1\n1..3\nok 1 first\n"
+              "# test_second:10: check 'err == 0' failed: attach: -524\n"
+              "not ok 2 second\nok 3 third\n")
+    other = listed.replace("not ok 2", "# test_second:20: check 'runs == 1'"
+                           " failed: the program ran 0 times\nnot ok 2")
+    got = [status(judge(finished(t), known=known), "second")
+           for t in (listed, other)]
+    return (got == ["xfail", "fail"], "a listed case with a failed check "
+            "that does not show its listed error fails the run (%s)" % got)
+
+
 def check_report(kind, line):
     res = judge(finished(ALL_OK, dmesg=line))
     return (status(res, "kernel_log_clean") == "fail",
@@ -418,6 +433,7 @@ def summary_checks():
 def main():
     checks = [check_clean_run, check_filter_selects_nothing,
               check_hung_case, check_known_log, check_known_log_scoped,
+              check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,
               check_call_paths_module_near, check_boot_stall,
               lambda: check_call_paths_one_boot("x86_64"),
