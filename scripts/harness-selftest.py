@@ -73,7 +73,9 @@ def check_filter_selects_nothing():
 
 def check_hung_case():
     # Live lines only: the guest stopped printing during "second".
-    text = (HEAD + "KTAP version 1\n1..3\n# a diagnostic\nok 1 first\n"
+    # A case mark the kernel printed runs on from the result line.
+    text = (HEAD + "KTAP version 1\n1..3\n# a diagnostic\nok 1 first"
+            "[   49.9] sleeptest-case: second\n"
             "[   50.0] some kernel message\n# second: waiting\n")
     res = judge(text, timed_out=True)
     second = res.get("second", (None, None, None, []))
@@ -86,8 +88,9 @@ def check_hung_case():
           any("did not run" in d and "second" in d for d in third[3]) and
           status(res, "guest_completed") == "fail" and
           any("in case second" in d for d in done[3]))
-    return ok, ("a guest that hangs in 'second': 'first' keeps its pass, "
-                "'second' is named as hung, 'third' as not run")
+    return ok, ("a guest that hangs in 'second': 'first' keeps its pass "
+                "(with a kernel line run on from it), 'second' is named as "
+                "hung, 'third' as not run")
 
 
 def check_boot_stall():

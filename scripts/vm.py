@@ -262,7 +262,7 @@ def boot_once(cmd, stage, timeout, console_path):
             if line.startswith("SLEEPTEST-OUTPUT-BEGIN"):
                 live = False
             if live and re.match(r"^(not ok|ok) \d+ |^bench: ", line):
-                log(stage, line)
+                log(stage, re.sub(r"\[\s*\d+\.\d+\] .*$", "", line))
     proc.wait()
     timed_out = not timer.is_alive() and proc.returncode != 0
     timer.cancel()
@@ -409,7 +409,9 @@ def parse_ktap(out):
     res = []
     diag = []
     for line in out.splitlines():
-        m = re.match(r"^(not ok|ok) \d+ (\S+)", line)
+        # On the live console a kernel line ("[  12.3] ...", the case
+        # marks) can run on from a result line: names have no "[".
+        m = re.match(r"^(not ok|ok) \d+ ([^\s\[]+)", line)
         if m:
             res.append((m.group(2), m.group(1) == "ok", diag))
             diag = []

@@ -302,7 +302,8 @@ static void trampoline_churn(int with_tracer)
 {
 	const char *fn = sys_fn("getpgid");
 	long rounds, round = 0, hits0, hits1, cpu[2], mismatches;
-	int images = 0, images_peak = 0, images0;
+	int images = 0, images_peak = 0, images0, images_new = 0;
+	static struct image_set before;
 	double t0, t_free = 0;
 	struct churn_workers cws;
 	struct churn_template ct;
@@ -326,7 +327,7 @@ static void trampoline_churn(int with_tracer)
 					  "function"), "function tracer"))
 			goto out;
 	}
-	images0 = count_trampoline_images();
+	images0 = trampoline_image_set(&before);
 	t0 = mono_seconds();
 	if (!churn_workers_start(&cws, 0))
 		goto out;
@@ -350,19 +351,21 @@ static void trampoline_churn(int with_tracer)
 	 * Each round retires two images (and, with them, the programs they
 	 * hold).  They must be freed while the workers still run: wait for
 	 * the list to shrink back to what it was plus the long-lived
-	 * program's current image.
+	 * program's current image, image by image (an earlier case's image
+	 * going meanwhile does not make up for one of ours).
 	 */
-	images = count_trampoline_images();
+	images_new = new_trampoline_images(&before);
 	t_free = mono_seconds();
-	while (images > images0 + 1 && mono_seconds() - t_free < 60) {
+	while (images_new > 1 && mono_seconds() - t_free < 60) {
 		sleep_ms(100);
-		images = count_trampoline_images();
+		images_new = new_trampoline_images(&before);
 	}
 	t_free = mono_seconds() - t_free;
-	CHECK(images >= 0 && images <= images0 + 1,
+	images = count_trampoline_images();
+	CHECK(images_new >= 0 && images_new <= 1,
 	      "retired images not freed while the workers run: %d trampoline "
-	      "images listed %.0f s after the churn, %d before it", images,
-	      t_free, images0);
+	      "images listed %.0f s after the churn that were not before it "
+	      "(want at most the long-lived program's)", images_new, t_free);
 	/* The long-lived program ran during the churn and still runs. */
 	hits1 = skel->bss->fentry_hits;
 	CHECK(hits1 > hits0, "long-lived fentry: %ld hits before the churn, "
@@ -527,6 +530,7 @@ void test_attach_detach_stress(void)
 	struct stress *skel = NULL;
 	struct bpf_program *p;
 	int images0, images, server = 0, workers = 0, i, f, k;
+	static struct image_set before;
 	long rounds, cpu[2], mismatches;
 	__u64 sleeps;
 	double t0, t = 0;
@@ -563,7 +567,7 @@ void test_attach_detach_stress(void)
 					goto out;
 	if (!CHECK_ERR(stress__load(skel), "load"))
 		goto out;
-	images0 = count_trampoline_images();
+	images0 = trampoline_image_set(&before);
 	sv.gate = &gate;
 	if (!CHECK(!pthread_create(&sv.thread, NULL, stress_server_fn, &sv),
 		   "pthread_create"))
@@ -620,11 +624,13 @@ out:
 		     t / (sc[0].done + sc[1].done) : 0, cpu[0] + cpu[1],
 		     cpu[0], cpu[1], mismatches);
 		diag("stress: churned programs ran %ld times; fentry.s %llu + "
-		     "%llu calls, %llu sleeps (%ld served), %ld failed copies",
+		     "%llu calls, %llu sleeps (%llu of 5 ms or more, %ld "
+		     "faults served), %ld failed copies",
 		     skel->bss->churned_runs,
 		     (unsigned long long)skel->bss->sleepable_calls[0],
 		     (unsigned long long)skel->bss->sleepable_calls[1],
 		     (unsigned long long)skel->bss->sleeps,
+		     (unsigned long long)skel->bss->slept,
 		     sv.served, skel->bss->copy_failures);
 		CHECK(skel->bss->churned_runs > 0, "the churned programs never "
 		      "ran");
@@ -645,12 +651,13 @@ out:
 		sv.stop = 1;
 		pthread_join(sv.thread, NULL);
 		t = mono_seconds();
-		while ((images = count_trampoline_images()) > images0 &&
+		while ((images = new_trampoline_images(&before)) > 0 &&
 		       mono_seconds() - t < 10)
 			sleep_ms(100);
-		/* Earlier cases' images may go meanwhile: not more. */
-		CHECK(images <= images0, "%d trampoline images listed 10 s "
-		      "after the stress, %d before", images, images0);
+		/* By address: earlier cases' images may go meanwhile. */
+		CHECK(!images, "%d trampoline images listed 10 s after the "
+		      "stress that were not before it (%d then)", images,
+		      images0);
 	}
 	stress__destroy(skel);
 	gate_fini(&gate);

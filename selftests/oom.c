@@ -208,12 +208,13 @@ void test_alloc_failure_attach_detach(void)
 	struct lifetime *skel = NULL;
 	struct sleeper s = {};
 	int nth_fd = -1, images0, images, progs, pinned = 0;
+	static struct image_set before;
 	cpu_set_t cpus, cpus0;
 	__u32 max_id0 = 0;
 	double t;
 
 	/* Earlier cases' images may still be on their way out. */
-	images0 = count_trampoline_images();
+	images0 = trampoline_image_set(&before);
 	count_progs_above(0, &max_id0);
 	nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
 	if (!CHECK(nth_fd >= 0, "%s: %s (a kernel without FAULT_INJECTION?)",
@@ -289,13 +290,13 @@ out:
 	/* Nothing leaked: every image and program of the case goes. */
 	t = mono_seconds();
 	do {
-		images = count_trampoline_images();
+		images = new_trampoline_images(&before);
 		progs = count_progs_above(max_id0, NULL);
-		if (images <= images0 && !progs)
+		if (!images && !progs)
 			break;
 		sleep_ms(100);
 	} while (mono_seconds() - t < 10);
-	CHECK(images <= images0 && !progs, "10 s after the case: %d "
-	      "trampoline images (%d before) and %d of its programs left",
-	      images, images0, progs);
+	CHECK(!images && !progs, "10 s after the case: %d trampoline images "
+	      "that were not there before it (%d then) and %d of its "
+	      "programs left", images, images0, progs);
 }

@@ -915,7 +915,8 @@ static void mark_case(const char *name)
  */
 struct bpf_objects {
 	__u32 prog, link, map;	/* highest ID in use at the start */
-	int progs, links, maps, images;
+	struct image_set images0;	/* images at the start */
+	int progs, links, maps, images;	/* new ones */
 };
 
 static int count_above(int (*next)(__u32, __u32 *), __u32 above,
@@ -936,24 +937,40 @@ static int count_above(int (*next)(__u32, __u32 *), __u32 above,
 	return n;
 }
 
-/* Trampoline images listed in /proc/kallsyms, each in a diag if report. */
-static int trampoline_images(int report)
+/*
+ * The trampoline images listed in /proc/kallsyms (bpf_trampoline_<key>;
+ * the kernel's bpf_trampoline_*() functions do not count): how many, and
+ * into set their addresses.  Those not in @before (if given) are each
+ * reported in a diag if @report, and only they are counted.
+ */
+static int trampoline_images(const struct image_set *before,
+			     struct image_set *set, int report)
 {
+	unsigned long long addr;
 	char line[512];
 	FILE *f = fopen("/proc/kallsyms", "r");
-	int n = 0;
+	int n = 0, i;
 
 	if (!f)
 		return -errno;
-	/* bpf_trampoline_<key>; the kernel's bpf_trampoline_*() do not count */
+	if (set)
+		set->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, " bpf_trampoline_");
 
-		if (p && isdigit((unsigned char)p[16])) {
-			n++;
-			if (report)
-				diag("left behind: %s", strtok(line, "\n"));
-		}
+		if (!p || !isdigit((unsigned char)p[16]) ||
+		    sscanf(line, "%llx", &addr) != 1)
+			continue;
+		for (i = 0; before && i < before->n; i++)
+			if (before->addr[i] == addr)
+				break;
+		if (before && i < before->n)
+			continue;
+		if (set && set->n < IMAGE_SET_MAX)
+			set->addr[set->n++] = addr;
+		n++;
+		if (report)
+			diag("left behind: %s", strtok(line, "\n"));
 	}
 	fclose(f);
 	return n;
@@ -961,7 +978,21 @@ static int trampoline_images(int report)
 
 int count_trampoline_images(void)
 {
-	return trampoline_images(0);
+	return trampoline_images(NULL, NULL, 0);
+}
+
+int trampoline_image_set(struct image_set *set)
+{
+	return trampoline_images(NULL, set, 0);
+}
+
+/*
+ * Images listed now that were not in @before: by address, so that images
+ * of earlier cases going meanwhile cannot make up for new ones.
+ */
+int new_trampoline_images(const struct image_set *before)
+{
+	return trampoline_images(before, NULL, 0);
 }
 
 static void bpf_objects_now(struct bpf_objects *o, int report)
@@ -972,7 +1003,7 @@ static void bpf_objects_now(struct bpf_objects *o, int report)
 			       report);
 	o->maps = count_above(bpf_map_get_next_id, o->map, NULL, "map",
 			      report);
-	o->images = trampoline_images(report);
+	o->images = trampoline_images(&o->images0, NULL, report);
 }
 
 /*
@@ -987,15 +1018,14 @@ static int nothing_left_behind(struct bpf_objects *start)
 
 	for (i = 0; i < 200; i++) {
 		bpf_objects_now(&now, 0);
-		if (!now.progs && !now.links && !now.maps &&
-		    now.images == start->images)
+		if (!now.progs && !now.links && !now.maps && !now.images)
 			break;
 		sleep_ms(100);
 	}
 	diag("after the cases (%d ms): %d programs, %d links, %d maps and %d "
 	     "trampoline images left (%d images before the first case)",
 	     i * 100, now.progs, now.links, now.maps, now.images,
-	     start->images);
+	     start->images0.n);
 	if (i < 200)
 		return 1;
 	bpf_objects_now(&now, 1);
@@ -1010,7 +1040,7 @@ static int run_cases(const char *filter)
 	count_above(bpf_prog_get_next_id, 0, &start.prog, NULL, 0);
 	count_above(bpf_link_get_next_id, 0, &start.link, NULL, 0);
 	count_above(bpf_map_get_next_id, 0, &start.map, NULL, 0);
-	start.images = trampoline_images(0);
+	trampoline_image_set(&start.images0);
 	for (i = 0; i < NR_CASES; i++)
 		n += selected(cases[i].name, filter);
 	/* the cases, then nothing_left_behind */

@@ -76,6 +76,13 @@ int set_ftrace_filter(const char *fn);
 double mono_seconds(void);
 int test_run_packet(int fd, __u32 *retval);
 int count_trampoline_images(void);
+#define IMAGE_SET_MAX 256
+struct image_set {
+	int n;
+	unsigned long long addr[IMAGE_SET_MAX];
+};
+int trampoline_image_set(struct image_set *set);
+int new_trampoline_images(const struct image_set *before);
 int load_test_module(void);
 int unload_test_module(void);
 

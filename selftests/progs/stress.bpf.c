@@ -20,11 +20,12 @@ __u64 page_size;
 long churned_runs;		/* runs of the churned programs */
 __u64 sleepable_calls[2];	/* per function */
 __u64 sleeps;			/* copies from a gate page begun */
+__u64 slept;			/* of those, the ones that took 5 ms or more */
 long copy_failures;
 
 static __always_inline int sleep_sometimes(int fn)
 {
-	__u64 value, page;
+	__u64 value, page, t;
 
 	if (!from_test(monitored_pid))
 		return 0;
@@ -32,9 +33,13 @@ static __always_inline int sleep_sometimes(int fn)
 	    SLEEP_EVERY - 1)
 		return 0;
 	page = __sync_fetch_and_add(&sleeps, 1) % GATE_PAGES;
+	t = bpf_ktime_get_ns();
 	if (bpf_copy_from_user(&value, sizeof(value),
 			       (void *)(gate_base + page * page_size)))
 		__sync_fetch_and_add(&copy_failures, 1);
+	/* the test serves a fault after 10 ms */
+	if (bpf_ktime_get_ns() - t >= 5000000)
+		__sync_fetch_and_add(&slept, 1);
 	return 0;
 }
 
