@@ -4,7 +4,7 @@
 
 Prints one row per result file of the two suites (passed, failed,
 expected failures, skipped), the conformance, distro-check, quilt,
-libbpf-glue and harness self-test results when their KTAP exists, and
+libbpf-glue, harness self-test and mutants results when their KTAP exists, and
 the line "N passed, M failed, K skipped" counted as scripts/summary.py
 counts it (expected failures with skipped).  --cases adds the case x
 column table.  Every figure printed is read from a KTAP file: the dates
@@ -47,7 +47,11 @@ OTHERS = {
     "libbpf-glue": ("libbpf-glue (headers, install, pkg-config)", False),
     "harness-selftest": ("harness self-test (scripts/harness-selftest.py)",
                          True),
+    "mutants": ("mutants (make mutants: each one the conformance suite "
+                "must fail)", True),
 }
+# The ones with too many checks to name: how many, how many not passed.
+COUNTED_ONLY = {"harness-selftest": "checks", "mutants": "mutants"}
 LABEL = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
 
 
@@ -348,13 +352,14 @@ def main():
 
     have = []
     for name, (title, strict) in OTHERS.items():
-        if name == "harness-selftest":
+        if name in COUNTED_ONLY:
             path = os.path.join(RESULTS, name + ".ktap")
             if os.path.exists(path):
                 res, order = read_ktap(path)
                 bad = [c for c in order if res[c][0] != "pass"]
-                print("- %s: %d checks, %d failed" % (title, len(order),
-                                                       len(bad)))
+                print("- %s: %d %s, %d failed" % (title, len(order),
+                                                   COUNTED_ONLY[name],
+                                                   len(bad)))
                 add(name, res, strict)
                 have.append(name)
         elif one_line(name, title, strict):
