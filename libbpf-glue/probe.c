@@ -167,6 +167,23 @@ static int module_btf_fd(const char *module)
  * The function @kind attaches to: its name in @res, its BTF id; for a
  * module's function also the module's BTF object (@obj_fd).
  */
+/*
+ * res->target: the function the attach would name, bpf_lsm_<hook> for
+ * the lsm kinds (the hook given with or without the prefix).
+ */
+static int name_target(enum glue_attach_kind kind, const char *function,
+		       struct glue_attach_result *res)
+{
+	int n;
+
+	if (is_lsm(kind) && strncmp(function, LSM_PREFIX, strlen(LSM_PREFIX)))
+		n = snprintf(res->target, sizeof(res->target), LSM_PREFIX "%s",
+			     function);
+	else
+		n = snprintf(res->target, sizeof(res->target), "%s", function);
+	return n >= (int)sizeof(res->target) ? -ENAMETOOLONG : 0;
+}
+
 static int find_target(enum glue_attach_kind kind, const char *function,
 		       const char *module, const struct btf *vmlinux,
 		       struct glue_attach_result *res, __u32 *btf_id,
@@ -185,13 +202,9 @@ static int find_target(enum glue_attach_kind kind, const char *function,
 	}
 	if (!function)
 		function = DEFAULT_LSM_HOOK;
-	if (is_lsm(kind) && strncmp(function, LSM_PREFIX, strlen(LSM_PREFIX)))
-		err = snprintf(res->target, sizeof(res->target), LSM_PREFIX "%s",
-			       function);
-	else
-		err = snprintf(res->target, sizeof(res->target), "%s", function);
-	if (err >= (int)sizeof(res->target))
-		return -ENAMETOOLONG;
+	err = name_target(kind, function, res);
+	if (err)
+		return err;
 	if (module && *module) {
 		snprintf(res->module, sizeof(res->module), "%s", module);
 		mod_btf = btf__load_module_btf(module, (struct btf *)vmlinux);
@@ -285,7 +298,7 @@ static int probe(enum glue_attach_kind kind, const char *function,
 					    sizeof(res->detail))) {
 		if (!function)
 			function = DEFAULT_LSM_HOOK;
-		snprintf(res->target, sizeof(res->target), "%s", function);
+		name_target(kind, function, res);
 		res->stage = GLUE_STAGE_INACTIVE;
 		return res->err = -EOPNOTSUPP;
 	}

@@ -129,7 +129,8 @@ run glue_probe_usage bash -c "'$tmp/prefix/bin/glue-probe' --help |
 # The lsm kinds and the active LSM list, with probe.c pointed at a file
 # of ours: without "bpf" the answer is -EOPNOTSUPP at "inactive" before
 # any BPF call; with it the probe goes on to load (which needs privileges
-# this host may not give: any answer but "inactive" will do).
+# this host may not give: any answer but "inactive" will do).  The
+# target is named as the attach would name it, bpf_lsm_<hook>.
 cat > "$tmp/lsm.c" <<'PROG'
 #include <errno.h>
 #include <stdio.h>
@@ -146,7 +147,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "inactive"))
 		return !(err == -EOPNOTSUPP &&
 			 res.stage == GLUE_STAGE_INACTIVE &&
-			 strstr(res.detail, "capability,landlock"));
+			 strstr(res.detail, "capability,landlock") &&
+			 !strcmp(res.target, "bpf_lsm_file_open"));
 	return res.stage == GLUE_STAGE_INACTIVE;
 }
 PROG
