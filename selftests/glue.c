@@ -429,10 +429,9 @@ void test_glue_probe_matches_attach(void)
 /* The highest id of the BPF objects get_next_id walks (programs, links). */
 static __u32 max_id(int (*get_next_id)(__u32, __u32 *))
 {
-	__u32 id = 0, top = 0;
+	__u32 top = 0;
 
-	while (!get_next_id(id, &id))
-		top = id;
+	count_bpf_ids_above(get_next_id, 0, &top, NULL);
 	return top;
 }
 

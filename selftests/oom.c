@@ -116,22 +116,6 @@ static long oom_call(struct lifetime *skel, const char *when, int n)
 	return b.fmod_ret - a.fmod_ret;
 }
 
-/*
- * Loaded BPF programs with an id above min_id, or -errno.  Ids only grow:
- * the programs of a case are those above the highest id before it.
- */
-static int count_progs_above(__u32 min_id, __u32 *max_id)
-{
-	__u32 id = min_id;
-	int n = 0;
-
-	while (!bpf_prog_get_next_id(id, &id))
-		n++;
-	if (max_id)
-		*max_id = id;
-	return errno == ENOENT ? n : -errno;
-}
-
 struct oom_stats {
 	int attempts, injected, enomem, other_errors, first_other;
 	int ok_despite_failure, kept_running;
@@ -215,7 +199,7 @@ void test_alloc_failure_attach_detach(void)
 
 	/* Earlier cases' images may still be on their way out. */
 	images0 = trampoline_image_set(&before);
-	count_progs_above(0, &max_id0);
+	count_bpf_ids_above(bpf_prog_get_next_id, 0, &max_id0, NULL);
 	nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
 	if (!CHECK(nth_fd >= 0, "%s: %s (a kernel without FAULT_INJECTION?)",
 		   FAIL_NTH, strerror(errno)) ||
@@ -291,7 +275,8 @@ out:
 	t = mono_seconds();
 	do {
 		images = new_trampoline_images(&before);
-		progs = count_progs_above(max_id0, NULL);
+		progs = count_bpf_ids_above(bpf_prog_get_next_id, max_id0, NULL,
+					    NULL);
 		if (!images && !progs)
 			break;
 		sleep_ms(100);

@@ -919,22 +919,21 @@ struct bpf_objects {
 	int progs, links, maps, images;	/* new ones */
 };
 
-static int count_above(int (*next)(__u32, __u32 *), __u32 above,
-		       __u32 *max, const char *what, int report)
+int count_bpf_ids_above(int (*get_next_id)(__u32, __u32 *), __u32 above,
+			__u32 *max, const char *report)
 {
-	__u32 id = 0;
+	__u32 id = above;
 	int n = 0;
 
-	while (!next(id, &id)) {
-		if (max && id > *max)
-			*max = id;
-		if (id <= above)
-			continue;
+	/* IDs only grow: what a case created is above what was there */
+	while (!get_next_id(id, &id)) {
 		n++;
 		if (report)
-			diag("left behind: %s id %u", what, id);
+			diag("left behind: %s id %u", report, id);
 	}
-	return n;
+	if (max && id > *max)
+		*max = id;
+	return errno == ENOENT ? n : -errno;
 }
 
 /*
@@ -997,12 +996,12 @@ int new_trampoline_images(const struct image_set *before)
 
 static void bpf_objects_now(struct bpf_objects *o, int report)
 {
-	o->progs = count_above(bpf_prog_get_next_id, o->prog, NULL, "program",
-			       report);
-	o->links = count_above(bpf_link_get_next_id, o->link, NULL, "link",
-			       report);
-	o->maps = count_above(bpf_map_get_next_id, o->map, NULL, "map",
-			      report);
+	o->progs = count_bpf_ids_above(bpf_prog_get_next_id, o->prog, NULL,
+				       report ? "program" : NULL);
+	o->links = count_bpf_ids_above(bpf_link_get_next_id, o->link, NULL,
+				       report ? "link" : NULL);
+	o->maps = count_bpf_ids_above(bpf_map_get_next_id, o->map, NULL,
+				      report ? "map" : NULL);
 	o->images = trampoline_images(&o->images0, NULL, report);
 }
 
@@ -1037,9 +1036,9 @@ static int run_cases(const char *filter)
 	unsigned int i, n = 0, num = 0, failed = 0;
 	struct bpf_objects start = {};
 
-	count_above(bpf_prog_get_next_id, 0, &start.prog, NULL, 0);
-	count_above(bpf_link_get_next_id, 0, &start.link, NULL, 0);
-	count_above(bpf_map_get_next_id, 0, &start.map, NULL, 0);
+	count_bpf_ids_above(bpf_prog_get_next_id, 0, &start.prog, NULL);
+	count_bpf_ids_above(bpf_link_get_next_id, 0, &start.link, NULL);
+	count_bpf_ids_above(bpf_map_get_next_id, 0, &start.map, NULL);
 	trampoline_image_set(&start.images0);
 	for (i = 0; i < NR_CASES; i++)
 		n += selected(cases[i].name, filter);

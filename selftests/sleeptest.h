@@ -76,6 +76,13 @@ int set_ftrace_filter(const char *fn);
 double mono_seconds(void);
 int test_run_packet(int fd, __u32 *retval);
 int count_trampoline_images(void);
+/*
+ * BPF objects of one kind (get_next_id: programs, links or maps) with an
+ * ID above @above: how many, or -errno; the highest ID in use goes to
+ * *max if it is higher; each is reported in a diag naming @report.
+ */
+int count_bpf_ids_above(int (*get_next_id)(__u32, __u32 *), __u32 above,
+			__u32 *max, const char *report);
 #define IMAGE_SET_MAX 256
 struct image_set {
 	int n;
