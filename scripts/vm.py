@@ -343,6 +343,10 @@ def split_log(text, known_log):
         if m:
             case = m.group(1)
             continue
+        # The console holds the final dump too, which starts at the boot.
+        if line.startswith("SLEEPTEST-DMESG-BEGIN"):
+            case, until = "boot", -1
+            continue
         if END_TRACE.search(line):
             until = -1
             continue
