@@ -439,12 +439,45 @@ def summary_checks():
                      "short each fail the run")]
 
 
+def check_tracer_tests_boots():
+    """The tracers' start-up tests run on a patched kernel's first suite
+    boot only: not on stock, not in a kernel-selftests boot, not on the
+    arm64 nokaslr boot."""
+    skipped = {}
+    saved = (vm.qemu_cmd, vm.boot_once, vm.log)
+    vm.log = lambda stage, msg: None
+    # The fake QEMU's console is the kernel command line it was given.
+    vm.boot_once = lambda cmd, stage, timeout, path: (cmd, False, False)
+    vm.qemu_cmd = lambda a, append, icount: [append]
+    try:
+        for arch in ("arm64", "x86_64"):
+            for variant, suite in (("patched", "sleeptest"),
+                                   ("stock", "sleeptest"),
+                                   ("patched", "kselftest")):
+                a = argparse.Namespace(arch=arch, variant=variant,
+                                       suite=suite)
+                for name, extra, _ in vm.boots(a):
+                    append = vm.boot(a, "t", "", 60, name=name,
+                                     extra=extra)[0]
+                    skipped[(arch, variant, suite, name)] = \
+                        vm.SKIP_TRACER_TESTS in append
+    finally:
+        vm.qemu_cmd, vm.boot_once, vm.log = saved
+    ran = sorted(k for k, v in skipped.items() if not v)
+    want = [("arm64", "patched", "sleeptest", ""),
+            ("x86_64", "patched", "sleeptest", "")]
+    return ran == want and len(skipped) == 7, (
+        "the tracers' start-up tests run on the first suite boot of a "
+        "patched kernel only (ran on: %s)" % ran)
+
+
 def main():
     checks = [check_clean_run, check_filter_selects_nothing,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,
               check_call_paths_module_near, check_boot_stall,
+              check_tracer_tests_boots,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
