@@ -59,7 +59,7 @@ export BUILD_DIR := $(BUILD)
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
 	distro-check guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
-	quilt quilt-check tables glue-upstream
+	quilt quilt-check tables glue-upstream guests-for test-prep
 
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
@@ -210,11 +210,21 @@ guests: check-arch source
 	@scripts/build-guest.sh $(VARIANT) $(ARCH)
 	@scripts/build-kselftest.sh $(VARIANT) $(ARCH)
 
-# make run and make test build every kernel and guest first, one at a
-# time (make test the stock kernels first: each patched kernel then starts
-# from its stock kernel's objects, scripts/kseed.sh), then run the QEMU
-# runs VM_JOBS at a time, longest first (the arm64 patched kernel boots
-# twice per run).
+# make run and make test build the kernel and guests of their longest
+# QEMU run first (arm64 patched, which boots twice; make test builds
+# stock arm64 before it: each patched kernel starts from its stock
+# kernel's objects, scripts/kseed.sh), start that run, and meanwhile, in
+# the other slot, build every other kernel and guest, one at a time (make
+# test: stock first, and its static checks); then the other QEMU runs go
+# VM_JOBS at a time, longest first.
+FIRST_GUESTS_run := patched:arm64
+FIRST_GUESTS_test := stock:arm64 patched:arm64
+# make guests-for RUN_GUESTS="VARIANT:ARCH..." SKIP_GUESTS="..."
+guests-for:
+	@t0=$$(date +%s); for g in $(RUN_GUESTS); do \
+		case " $(SKIP_GUESTS) " in *" $$g "*) continue;; esac; \
+		echo "=== build $${g%%:*} $${g#*:} ($$(( $$(date +%s) - t0 ))s elapsed)"; \
+		$(MAKE) -s guests VARIANT=$${g%%:*} ARCH=$${g#*:} || true; done
 BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
 	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64) \
 	STRESS_ROUNDS_x86_64=$(STRESS_ROUNDS_x86_64) \
@@ -236,25 +246,31 @@ RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
 
 run: source
 	@rm -f $(BUILD)/results/*.ktap
-	@for a in $(ARCHS); do \
-		$(MAKE) -s guests VARIANT=patched ARCH=$$a || true; done
-	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched)
+	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_run)"
+	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s guests-for \
+		RUN_GUESTS='$(foreach a,$(ARCHS),patched:$(a))' \
+		SKIP_GUESTS='$(FIRST_GUESTS_run)'" $(RUNS_patched)
 	@$(PY) scripts/summary.py --variants patched --runs "$(RUNS_patched)"
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
+	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_test)"
+	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s test-prep" \
+		$(RUNS_patched) $(RUNS_stock)
+	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
+		--runs "$(RUNS_patched) $(RUNS_stock)"
+
+# What make test does beside its first QEMU run: the checks that need no
+# guest, and every other kernel and guest.
+test-prep: source
 	@$(PY) scripts/harness-selftest.py || true
 	@for a in $(CONF_ARCHS); do $(MAKE) -s conformance ARCH=$$a || true; done
 	@$(MAKE) -s mutants || true
 	@$(MAKE) -s distro-check || true
 	@$(MAKE) -s quilt-check || true
-	@t0=$$(date +%s); for v in stock patched; do for a in $(ARCHS); do \
-		echo "=== build $$v $$a ($$(( $$(date +%s) - t0 ))s elapsed)"; \
-		$(MAKE) -s guests VARIANT=$$v ARCH=$$a || true; done; done
+	@$(MAKE) -s guests-for SKIP_GUESTS="$(FIRST_GUESTS_test)" \
+		RUN_GUESTS="$(foreach v,stock patched,$(foreach a,$(ARCHS),$(v):$(a)))"
 	@$(MAKE) -s -C libbpf-glue check OUT=$(BUILD)/libbpf-glue || true
-	@$(BOOT_ENV) $(BOOT_RUNS) $(RUNS_patched) $(RUNS_stock)
-	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
-		--runs "$(RUNS_patched) $(RUNS_stock)"
 
 summary:
 	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
