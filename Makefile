@@ -115,13 +115,16 @@ kernel: check-arch source
 user: check-arch
 	@scripts/build-guest.sh $(VARIANT) $(ARCH)
 
-conformance: deps
+# With the pristine tree, x86_64's suite also runs stock 6.1's own
+# trampoline generator on every shape (group stock_oracle).
+conformance: deps source
 	@case " $(CONF_ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "no conformance suite for ARCH=$(ARCH) yet (have: $(CONF_ARCHS))" >&2; \
 		exit 2;; esac
 	@mkdir -p $(BUILD)/results
 	@echo "[conformance $(ARCH)] building and running the trampoline IR suite"
 	@$(MAKE) -s -C selftests/conformance ARCH=$(ARCH) run \
+		STOCK_SRC=$(BUILD)/stock/linux \
 		KTAP=$(BUILD)/results/conformance-$(ARCH).ktap
 
 # Source mutants of the IR and the backends (selftests/conformance/mutants),

@@ -42,6 +42,16 @@ extern bool conf_orig_bpf;
 
 /* harness.c */
 void errf(const char *fmt, ...);
+/* which __bpf_prog_enter/exit pair stock 6.1 calls for p */
+int conf_stock_kind(const struct bpf_prog *p);
+
+/* stock_<arch>.c, cut out of the pristine tree by stock_extract.py */
+int stock_arch_prepare_bpf_trampoline(struct bpf_tramp_image *im,
+				      void *image, void *image_end,
+				      const struct btf_func_model *m,
+				      u32 flags,
+				      struct bpf_tramp_links *tlinks,
+				      void *func_addr);
 void add_case(int len, const char *fmt, ...);
 extern u8 encbuf[];
 extern u32 enclen;

@@ -56,8 +56,16 @@ struct group {
 	unsigned int pass, fail;
 };
 
-/* encoders, refusals, systematic, random and alloc_failures, in order */
+/*
+ * encoders, refusals, systematic, random and alloc_failures, in order;
+ * then, built with stock 6.1's own generator (CONF_STOCK_ORACLE),
+ * stock_oracle.
+ */
+#ifdef CONF_STOCK_ORACLE
+#define NR_GROUPS	6
+#else
 #define NR_GROUPS	5
+#endif
 
 static struct group groups[NR_GROUPS];
 static int nr_groups;
@@ -403,8 +411,11 @@ void conf_orig_decoy(void)
 
 /* ---- the model: what a stock 6.1 trampoline does ------------------------ */
 
-/* The oracle's own copy of bpf_trampoline_enter()'s choice. */
-static int expected_kind(const struct bpf_prog *p)
+/*
+ * The model's copy of bpf_trampoline_enter()'s choice (generic code in
+ * 6.1's kernel/bpf/trampoline.c); the stock oracle's calls go through it.
+ */
+int conf_stock_kind(const struct bpf_prog *p)
 {
 	if (p->check_recur)
 		return p->sleepable ? TRAMP_KIND_SLEEPABLE_RECUR : TRAMP_KIND_RECUR;
@@ -453,7 +464,7 @@ static bool model(const struct shape *s, bool retired, u64 *retp)
 		}
 		for (i = 0; i < s->np; i++) {
 			const struct mprog *mp = &s->p[i];
-			int k = expected_kind(&mp->prog);
+			int k = conf_stock_kind(&mp->prog);
 
 			if (mp->type != t)
 				continue;
@@ -654,6 +665,15 @@ static void links_of(struct shape *s, struct bpf_tramp_links *tl)
 	}
 }
 
+/* What exec_once() saw, per retired: the oracle compares two runs. */
+struct run_log {
+	struct ev evs[MAXEV], chk[MAXEV];	/* chk: the model's log */
+	int nev;
+	u64 ret;
+	bool ret_known;
+};
+static struct run_log last[2];
+
 static bool exec_once(struct shape *s, void *entry, bool retired)
 {
 	u64 sentinel[CONF_MAX_SAVED], out[CONF_MAX_SAVED + 3], ret, want, want_c;
@@ -736,6 +756,10 @@ static bool exec_once(struct shape *s, void *entry, bool retired)
 		     (unsigned long long)conf_thunk_count);
 	if (current_run_ctx)
 		errf("run ctx not restored after the last exit\n");
+	last[retired] = (struct run_log){ .nev = nev, .ret = ret,
+					  .ret_known = ret_known };
+	memcpy(last[retired].evs, evs, sizeof(evs[0]) * nev);
+	memcpy(last[retired].chk, exp_evs, sizeof(exp_evs[0]) * nexp);
 	return errlen == errstart;
 }
 
@@ -788,31 +812,30 @@ static bool fail_each_alloc(struct shape *s, struct bpf_tramp_links *tl,
 	return false;
 }
 
-static bool run_shape(struct shape *s)
+/*
+ * Set up the run of a shape: its links, the code that enters the
+ * trampoline (the traced function or call site) and where the image goes.
+ * Returns the entry conf_call() calls.
+ */
+static u8 *place_shape(struct shape *s, struct bpf_tramp_links *tl,
+		       u8 **image)
 {
-	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
-	u8 *stub, *image, *entry;
-	u8 copy[IMAGE_MAX];
-	struct tramp_ir ir;
-	int err, size, n;
-	bool ok = true;
+	u8 *entry;
 
 	errlen = 0;
 	errbuf[0] = 0;
 	nev = nexp = 0;
 	cur = s;
 	xmem = s->far && xmem_far ? xmem_far : xmem_near;
-	stub = xmem;
 	s->skew &= ~(conf_code_align - 1);
-	image = xmem + 4096 + s->skew;
+	*image = xmem + 4096 + s->skew;
 	env_cfi = s->cfi;
 	env_rethunk = s->rethunk;
 	env_sls = s->sls;
 	links_of(s, tl);
 
-	/* the traced function or call site that enters the trampoline */
 	conf_arch_protect(xmem, XMEM_SIZE, false);
-	entry = conf_arch_entry(s->style, stub, image, s->cfi,
+	entry = conf_arch_entry(s->style, xmem, *image, s->cfi,
 				s->variant |
 				(s->bpf_func ? CONF_ENTRY_BPF_SITE : 0) |
 				(s->flags & BPF_TRAMP_F_ORIG_STACK ?
@@ -820,6 +843,38 @@ static bool run_shape(struct shape *s)
 				&s->func_addr);
 	memset(&cur_im, 0, sizeof(cur_im));
 	s->im = s->style == STYLE_STRUCT_OPS ? NULL : &cur_im;
+	return entry;
+}
+
+/* Run an emitted image, and for CALL_ORIG run it retired too. */
+static bool run_image(struct shape *s, u8 *entry, bool cfi)
+{
+	bool ok;
+
+	__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
+	conf_arch_protect(xmem, XMEM_SIZE, cfi);
+	ok = exec_once(s, entry, false);
+	/* bpf_tramp_image_put(): ip_after_call becomes "jmp ip_epilogue" */
+	if (ok && (s->flags & BPF_TRAMP_F_CALL_ORIG)) {
+		conf_arch_protect(xmem, XMEM_SIZE, false);
+		conf_arch_retire(cur_im.ip_after_call, cur_im.ip_epilogue);
+		__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
+		conf_arch_protect(xmem, XMEM_SIZE, cfi);
+		ok = exec_once(s, entry, true);
+	}
+	return ok;
+}
+
+static bool run_shape(struct shape *s)
+{
+	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+	u8 *image, *entry;
+	u8 copy[IMAGE_MAX];
+	struct tramp_ir ir;
+	int err, size, n;
+	bool ok = true;
+
+	entry = place_shape(s, tl, &image);
 
 	if (inject_allocs && !fail_each_alloc(s, tl, image)) {
 		print_shape(stderr, s);
@@ -862,27 +917,93 @@ static bool run_shape(struct shape *s)
 		errf("ip_after_call/ip_epilogue not published\n");
 	conf_arch_check(&ir, image, s->flags, s->nr_regs, s->cfi,
 			s->flags & BPF_TRAMP_F_CALL_ORIG ? cur_im.ip_after_call : NULL);
-	__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
-	conf_arch_protect(xmem, XMEM_SIZE, s->cfi);
-
-	if (errlen == 0)
-		ok = exec_once(s, entry, false);
-	else
-		ok = false;
-
-	/* bpf_tramp_image_put(): ip_after_call becomes "jmp ip_epilogue" */
-	if (ok && (s->flags & BPF_TRAMP_F_CALL_ORIG)) {
-		conf_arch_protect(xmem, XMEM_SIZE, false);
-		conf_arch_retire(cur_im.ip_after_call, cur_im.ip_epilogue);
-		__builtin___clear_cache((char *)xmem, (char *)xmem + XMEM_SIZE);
-		conf_arch_protect(xmem, XMEM_SIZE, s->cfi);
-		ok = exec_once(s, entry, true);
-	}
+	ok = errlen == 0 && run_image(s, entry, s->cfi);
 	if (!ok)
 		report(s, &ir, image, size, "run");
 	tramp_ir_free(&ir);
 	return ok;
 }
+
+#ifdef CONF_STOCK_ORACLE
+/*
+ * The second oracle: stock 6.1's own arch_prepare_bpf_trampoline(), cut
+ * out of the pristine tree (stock_extract.py), builds the same shape,
+ * which runs the same way and is checked against the same model; then
+ * the two runs must agree call for call: which mock, of which kind, for
+ * which program, with the value the model defines (a program's return
+ * slot) or passes on (the start time exit gets), and the value returned
+ * where it is defined.
+ */
+static bool same_log(const struct run_log *ir, const struct run_log *st,
+		     const char *what)
+{
+	int i;
+
+	if (ir->nev != st->nev) {
+		errf("%s: the IR's trampoline made %d calls, stock's %d\n",
+		     what, ir->nev, st->nev);
+		return false;
+	}
+	for (i = 0; i < ir->nev; i++) {
+		const struct ev *a = &ir->evs[i], *b = &st->evs[i];
+		bool valued = b->type == EV_EXIT ||
+			      (b->type == EV_PROG && st->chk[i].chk);
+
+		if (a->type != b->type || a->kind != b->kind ||
+		    a->prog != b->prog || (valued && a->v != b->v)) {
+			errf("%s: call %d: IR %s(%d) %#llx, stock %s(%d) %#llx\n",
+			     what, i, ev_names[a->type], a->prog,
+			     (unsigned long long)a->v, ev_names[b->type],
+			     b->prog, (unsigned long long)b->v);
+			return false;
+		}
+	}
+	if (ir->ret_known && ir->ret != st->ret) {
+		errf("%s: the IR's trampoline returned %#llx, stock's %#llx\n",
+		     what, (unsigned long long)ir->ret,
+		     (unsigned long long)st->ret);
+		return false;
+	}
+	return true;
+}
+
+static bool run_oracle(struct shape *s)
+{
+	struct bpf_tramp_links tl[BPF_TRAMP_MAX];
+	static struct run_log ir[2];
+	u8 *image, *entry;
+	bool ok = false;
+	int size;
+
+	if (!run_shape(s))
+		return false;
+	memcpy(ir, last, sizeof(ir));
+	entry = place_shape(s, tl, &image);
+	memset(xmem + 4096, 0xcc, IMAGE_MAX + 64);
+	size = stock_arch_prepare_bpf_trampoline(s->im, image,
+						 image + IMAGE_MAX, &s->m,
+						 s->flags, tl,
+						 (void *)s->func_addr);
+	if (size <= 0)
+		errf("stock 6.1 refused the shape (%d), the IR built it\n",
+		     size);
+	else
+		ok = run_image(s, entry, s->cfi) &&
+		     same_log(&ir[0], &last[0], "run") &&
+		     (!(s->flags & BPF_TRAMP_F_CALL_ORIG) ||
+		      same_log(&ir[1], &last[1], "retired"));
+	if (!ok) {
+		fprintf(stderr, "FAIL stock oracle\n");
+		print_shape(stderr, s);
+		fputs(errbuf, stderr);
+		print_log(stderr, "IR   ", ir[0].evs, ir[0].nev);
+		print_log(stderr, "stock", evs, nev);
+		if (size > 0)
+			disassemble(image, size, (unsigned long)image);
+	}
+	return ok;
+}
+#endif
 
 /* ---- shape generation --------------------------------------------------- */
 
@@ -1048,11 +1169,13 @@ static void finish_shape(struct shape *s, u32 id)
 	}
 }
 
-static void systematic(void)
+/* Every shape of the systematic space, run by @run, in group @group. */
+static void systematic(const char *group, bool (*run)(struct shape *))
 {
 	u32 id = 0, fs, a, ne, nm, nx;
 
-	group_start("systematic_shapes");
+	if (group)
+		group_start(group);
 	for (fs = 0; fs < (u32)nr_flagsets; fs++) {
 		const struct flagset *f = &flagsets[fs];
 
@@ -1081,7 +1204,7 @@ static void systematic(void)
 						s.bpf_func = f->style != STYLE_STRUCT_OPS &&
 							     (id / 7) % 2;
 						finish_shape(&s, id);
-						result(run_shape(&s));
+						result(run(&s));
 						id++;
 					}
 				}
@@ -1090,14 +1213,16 @@ static void systematic(void)
 	}
 }
 
-static void random_shapes(const char *group, unsigned int count)
+static void random_shapes(const char *group, unsigned int count,
+			  bool (*run)(struct shape *))
 {
 	static const u8 sizes[] = { 1, 2, 4, 8, 16 };
 	u32 nsizes = conf_target->struct_args ? 5 : 4;
 	int maxregs = conf_target->max_reg_args;
 	unsigned int i;
 
-	group_start(group);
+	if (group)
+		group_start(group);
 	for (i = 0; i < count; i++) {
 		const struct flagset *f = &flagsets[rndn(nr_flagsets)];
 		static struct shape s;
@@ -1138,7 +1263,7 @@ static void random_shapes(const char *group, unsigned int count)
 		s.far = rndn(2);
 		s.bpf_func = f->style != STYLE_STRUCT_OPS && rndn(2);
 		finish_shape(&s, 100000 + i);
-		result(run_shape(&s));
+		result(run(&s));
 	}
 }
 
@@ -1466,14 +1591,19 @@ int main(int argc, char **argv)
 
 	encoders();
 	refusals();
-	systematic();
-	random_shapes("random_shapes", nrand);
+	systematic("systematic_shapes", run_shape);
+	random_shapes("random_shapes", nrand, run_shape);
 	/* After the others, so that their shapes stay the same. */
 	inject_allocs = true;
-	random_shapes("alloc_failures", nrand / 6);
+	random_shapes("alloc_failures", nrand / 6, run_shape);
 	inject_allocs = false;
 	printf("alloc_failures: %lu allocations failed in turn, each "
 	       "-ENOMEM with nothing leaked\n", allocs_failed);
+#ifdef CONF_STOCK_ORACLE
+	group_start("stock_oracle");
+	systematic(NULL, run_oracle);
+	random_shapes(NULL, nrand, run_oracle);
+#endif
 
 	for (i = 0; i < nr_groups; i++)
 		printf("%-22s %u passed, %u failed\n", groups[i].name,
