@@ -45,6 +45,12 @@ void errf(const char *fmt, ...);
 /* which __bpf_prog_enter/exit pair stock 6.1 calls for p */
 int conf_stock_kind(const struct bpf_prog *p);
 
+/*
+ * Why stock 6.1's generator is meant to behave otherwise than the IR's on
+ * shapes with these flags and this style, NULL if it is not (conf_<arch>.c).
+ */
+const char *conf_stock_differs(u32 flags, int style);
+
 /* stock_<arch>.c, cut out of the pristine tree by stock_extract.py */
 int stock_arch_prepare_bpf_trampoline(struct bpf_tramp_image *im,
 				      void *image, void *image_end,

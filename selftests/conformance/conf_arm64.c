@@ -124,6 +124,23 @@ void *conf_arch_entry(int style, u8 *stub, u8 *image, bool cfi,
 	}
 }
 
+/*
+ * A trampoline called in the function's place with CALL_ORIG and without
+ * SKIP_FRAME (a use include/linux/bpf.h describes and no 6.1 caller
+ * makes): stock arm64 calls the original at its caller's return address,
+ * as a "mov x9, lr; bl" site's body, whatever func_addr says; the IR
+ * calls func_addr, as stock x86-64 does.
+ */
+const char *conf_stock_differs(u32 flags, int style)
+{
+	if (style == STYLE_DIRECT && (flags & BPF_TRAMP_F_CALL_ORIG) &&
+	    !(flags & BPF_TRAMP_F_SKIP_FRAME))
+		return "called in the function's place with CALL_ORIG, stock "
+		       "arm64 calls its caller's return address, the IR "
+		       "func_addr (as stock x86-64)";
+	return NULL;
+}
+
 static bool bti_broken;
 
 /*

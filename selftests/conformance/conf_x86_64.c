@@ -20,6 +20,12 @@ const bool conf_ret2 = false;	/* R0 comes back in the return register */
 const u32 conf_code_align = 1;
 const bool conf_has_rethunk = true;
 const unsigned long conf_far_hint;	/* calls are rel32: no far form */
+
+/* Stock 6.1's own generator agrees on every shape (group stock_oracle). */
+const char *conf_stock_differs(u32 flags, int style)
+{
+	return NULL;
+}
 const int conf_nr_saved = 6;
 const char *const conf_saved_names[CONF_MAX_SAVED] = {
 	"rbx", "rbp", "r12", "r13", "r14", "r15",
