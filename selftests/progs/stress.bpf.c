@@ -12,15 +12,16 @@
 char _license[] SEC("license") = "GPL";
 
 #define SLEEP_EVERY 50
-#define GATE_PAGES 64
 
 int monitored_pid;
 __u64 gate_base;
+__u64 gate_pages;		/* the ring of gate pages, set by the test */
 __u64 page_size;
 long churned_runs;		/* runs of the churned programs */
 __u64 sleepable_calls[2];	/* per function */
 __u64 sleeps;			/* copies from a gate page begun */
 __u64 slept;			/* of those, the ones that took 5 ms or more */
+long sleeping;			/* begun and not yet returned */
 long copy_failures;
 
 static __always_inline int sleep_sometimes(int fn)
@@ -32,7 +33,8 @@ static __always_inline int sleep_sometimes(int fn)
 	if (__sync_fetch_and_add(&sleepable_calls[fn], 1) % SLEEP_EVERY !=
 	    SLEEP_EVERY - 1)
 		return 0;
-	page = __sync_fetch_and_add(&sleeps, 1) % GATE_PAGES;
+	__sync_fetch_and_add(&sleeping, 1);
+	page = __sync_fetch_and_add(&sleeps, 1) % gate_pages;
 	t = bpf_ktime_get_ns();
 	if (bpf_copy_from_user(&value, sizeof(value),
 			       (void *)(gate_base + page * page_size)))
@@ -40,6 +42,7 @@ static __always_inline int sleep_sometimes(int fn)
 	/* the test serves a fault after 10 ms */
 	if (bpf_ktime_get_ns() - t >= 5000000)
 		__sync_fetch_and_add(&slept, 1);
+	__sync_fetch_and_add(&sleeping, -1);
 	return 0;
 }
 
