@@ -27,13 +27,17 @@ KASAN_TIMEOUT ?= 1200
 # QEMU runs side by side in make run and make test (one host thread each).
 VM_JOBS ?= $(shell nproc)
 # Load/attach/detach/free rounds of each trampoline churn case in a make
-# test boot, per architecture: a round takes about 0.2 s on an x86_64
-# guest and 1.6-2.1 s on an arm64 one beside another guest (50 rounds
-# took 82 s with KASLR, 107 s without, on 2026-12-06).  make kasan
-# runs the 2,000 rounds per case the churn test was specified with.
-CHURN_ROUNDS_x86_64 ?= 100
-CHURN_ROUNDS_arm64 ?= 25
-CHURN_ROUNDS_riscv64 ?= 50
+# test boot, per architecture: a round takes about 0.15 s on an x86_64
+# guest, 1.6-2.1 s on an arm64 one and 0.8 s on a riscv64 one beside
+# another guest.  Each boot runs at least 12, three of each of the four
+# kinds, the first four checked kind by kind; the two churn cases of the
+# seven boots took about 270 s of make test's QEMU time at 100 / 25 / 50
+# rounds (clean-clone run of e3f9b90, 2026-12-06), so make test runs
+# 40 / 12 / 20.  make kasan runs the 2,000 rounds per case the churn test
+# was specified with.
+CHURN_ROUNDS_x86_64 ?= 40
+CHURN_ROUNDS_arm64 ?= 12
+CHURN_ROUNDS_riscv64 ?= 20
 CHURN_ROUNDS ?= $(CHURN_ROUNDS_$(ARCH))
 KASAN_CHURN_ROUNDS ?= 2000
 # attach_detach_stress: rounds of attach and detach per thread (two
