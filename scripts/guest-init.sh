@@ -34,6 +34,9 @@ echo "sleeptest-case: start" > /dev/kmsg
 rc=$?
 # A report printed late (a deferred free, a stall) still reaches the dump.
 sleep 2
+# Whether lockdep still checks: its own first report, or its tables running
+# out, turns it off for the rest of the boot (the harness wants 1).
+echo "sleeptest: debug_locks $(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null)"
 dmesg -n 1
 echo "SLEEPTEST-OUTPUT-BEGIN"
 cat /tmp/output

@@ -28,8 +28,9 @@ def args(timeout=900):
     return argparse.Namespace(filter="", timeout=timeout)
 
 
-def finished(results_text, dmesg=""):
-    return (HEAD + results_text + "SLEEPTEST-OUTPUT-BEGIN\n" + results_text +
+def finished(results_text, dmesg="", debug_locks="1"):
+    return (HEAD + results_text + "sleeptest: debug_locks %s\n" % debug_locks +
+            "SLEEPTEST-OUTPUT-BEGIN\n" + results_text +
             "SLEEPTEST-OUTPUT-END rc=0\nSLEEPTEST-DMESG-BEGIN\n" + dmesg +
             "SLEEPTEST-DMESG-END\n")
 
@@ -50,8 +51,17 @@ def status(res, case):
 def check_clean_run():
     res = judge(finished(ALL_OK))
     ok = all(status(res, c) == "pass" for c in CASES + [
-        "guest_completed", "guest_smp", "kernel_log_clean"])
+        "guest_completed", "guest_smp", "lockdep_on", "kernel_log_clean"])
     return ok, "a clean run passes every case and check"
+
+
+def check_lockdep_off():
+    """A run whose lockdep turned itself off, or that has none, fails."""
+    got = [status(judge(finished(ALL_OK, debug_locks=d)), "lockdep_on")
+           for d in ("0", "")]
+    return got == ["fail", "fail"], (
+        "a run whose lockdep is off at the end (debug_locks 0) or missing "
+        "fails lockdep_on (%s)" % got)
 
 
 def check_filter_selects_nothing():
@@ -472,7 +482,8 @@ def check_tracer_tests_boots():
 
 
 def main():
-    checks = [check_clean_run, check_filter_selects_nothing,
+    checks = [check_clean_run, check_lockdep_off,
+              check_filter_selects_nothing,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,

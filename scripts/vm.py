@@ -627,6 +627,17 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
         results.append(("guest_smp", "pass" if n == 2 else "fail", None,
                         [] if n == 2 else ["# the guest runs on %d CPU(s), "
                                            "want 2" % n]))
+    # Every test kernel has lockdep (Kconfig.sleep): a run whose lockdep
+    # turned itself off would pass a lock-order bug unseen.
+    locks = re.search(r"^sleeptest: debug_locks ?(\S*)", text, re.M)
+    if out is not None:
+        state = locks.group(1) if locks else None
+        results.append(("lockdep_on", "pass" if state == "1" else "fail",
+                        None, [] if state == "1" else [
+                            "# lockdep at the end of the run: %s" % (
+                                "not reported" if state is None else
+                                "no /proc/lockdep_stats" if not state else
+                                "debug_locks %s, off" % state)]))
     # The kernel log as dumped at the end, and as the console showed it
     # live (all of it when the guest died before the dump); each from its
     # own start, for the case marks.
