@@ -340,6 +340,7 @@ struct call_targets {
 	unsigned long long regs_caller;	/* ftrace_regs_caller */
 	unsigned long long caller;	/* ftrace_caller (6.4+ arm64) */
 	unsigned long long veneers;	/* arm64: ftrace_direct_veneers */
+	unsigned long long veneers_end;	/* the next kernel symbol's address */
 };
 
 #if defined(__aarch64__)
@@ -354,21 +355,27 @@ static unsigned long long a64_adrp_lo12(unsigned long long pc, __u32 adrp,
 }
 
 /*
- * Whether a BL at pc reaches the veneer block (FTRACE_DIRECT_VENEERS
- * veneers of 16 bytes in the kernel image): a call site out of its reach
- * can only go through ftrace_regs_caller to an out-of-range trampoline.
- * With KASLR a module's place decides it, so the harness needs to know
- * which path each boot could take: "call-path-reach: <fn> in|out|partial".
+ * Whether a BL at pc reaches the veneer block in the kernel image (from
+ * ftrace_direct_veneers to the next kernel symbol, so that the suite does
+ * not copy the block's size): a call site out of its reach can only go
+ * through ftrace_regs_caller to an out-of-range trampoline.  With KASLR a
+ * module's place decides it, so the harness needs to know which path
+ * each boot could take: "call-path-reach: <fn> in|out|partial".
  */
 static void report_veneer_reach(const char *fn, unsigned long long pc,
 				const struct call_targets *ct)
 {
 	const long long bl_reach = 128LL << 20;
-	unsigned long long first = ct->veneers, last = first + 1024 * 16 - 4;
+	unsigned long long first = ct->veneers, last = ct->veneers_end - 4;
 	int in_first, in_last;
 
 	if (!ct->veneers)
 		return;
+	if (ct->veneers_end <= first) {
+		diag("call-path-reach: %s unknown (no kernel symbol after "
+		     "ftrace_direct_veneers in /proc/kallsyms)", fn);
+		return;
+	}
 	in_first = (long long)(first - pc) >= -bl_reach &&
 		   (long long)(first - pc) < bl_reach;
 	in_last = (long long)(last - pc) >= -bl_reach &&
@@ -576,6 +583,10 @@ void report_call_path(const char *fn)
 			ct.caller = addr;
 		if (!tag[0] && !strcmp(name, "ftrace_direct_veneers"))
 			ct.veneers = addr;
+		/* the kernel's own symbols are listed by address */
+		else if (!tag[0] && ct.veneers && !ct.veneers_end &&
+			 addr > ct.veneers)
+			ct.veneers_end = addr;
 		if (!strcmp(name, fn)) {
 			if (!fn_seen &&
 			    (mod[0] ? !strcmp(tag, modtag) : !tag[0])) {
