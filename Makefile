@@ -119,7 +119,7 @@ kernel: check-arch source
 user: check-arch
 	@scripts/build-guest.sh $(VARIANT) $(ARCH)
 
-# With the pristine tree, x86_64's suite also runs stock 6.1's own
+# With the pristine tree, the x86_64 and arm64 suites also run stock 6.1's own
 # trampoline generator on every shape (group stock_oracle).
 conformance: deps source
 	@case " $(CONF_ARCHS) " in *" $(ARCH) "*) ;; *) \
