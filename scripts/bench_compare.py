@@ -21,7 +21,7 @@ RESULTS = os.path.join(os.environ.get("BUILD_DIR",
 MODES = ("fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret", "fmod_ret.s",
          "kprobe")
 KERNELS = ("stock", "patched", "upstream")
-ATTACH = ("fentry", "fentry.s", "38xfentry")
+ATTACH = ("fentry", "fentry.s", "38xfentry", "mass")
 TRIG = ("trig-fentry", "trig-fentry-sleep", "trig-fmodret", "trig-kprobe")
 COLOURS = ("#9e9e9e", "#1f77b4", "#ff7f0e", "#aec7e8", "#ffbb78")
 

@@ -794,7 +794,7 @@ def cmd_test(a):
 
 BENCH_MODES = ("base", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret",
                "fmod_ret.s", "kprobe")
-BENCH_ATTACH = ("fentry", "fentry.s", "38xfentry")
+BENCH_ATTACH = ("fentry", "fentry.s", "38xfentry", "mass")
 BENCH_TRIG = ("trig-base", "trig-fentry", "trig-fentry-sleep", "trig-fmodret",
               "trig-kprobe")
 

@@ -6,8 +6,9 @@
  * Per call: getpgid in a loop, ITERS calls a run, RUNS runs, with nothing
  * attached ("base"), then with one program of each kind on the syscall
  * (the seeds' trig-* idea).  Attach latency: one fentry, one fentry.s,
- * then 38 fentry programs on the same function, each attached and
- * detached RUNS times (the programs are loaded beforehand and not timed).
+ * then 38 fentry programs on the same function, then one fentry on each
+ * of 200 syscall entry functions ("mass"), each attached and detached
+ * RUNS times (the programs are loaded beforehand and not timed).
  * Times are guest nanoseconds; under -icount they count instructions.
  *
  * Then, where the guest has it (/bench, the bench kernels' guest), the
@@ -21,6 +22,8 @@
  *	bench: mode=M error=E     (or attach=K, trig=B error=E)
  */
 #include "sleeptest.h"
+
+#include <bpf/btf.h>
 
 #include "bench.skel.h"
 
@@ -173,6 +176,89 @@ static void bench_attach(struct bench *skel, const char *name,
 }
 
 /*
+ * bpftrace-like mass attach: one fentry program on each of up to
+ * BENCH_MASS_FUNCS distinct syscall entry functions of vmlinux, all
+ * attached, then all detached, RUNS times.  Reported as the attach kind
+ * "mass", progs being the number of functions found.
+ */
+#define BENCH_MASS_FUNCS 200
+#define FTRACE_FUNCS "/sys/kernel/tracing/available_filter_functions"
+
+static int bench_mass_load(struct bpf_program *p, int *prog_fd)
+{
+	const char *getpgid = sys_fn("getpgid");
+	size_t plen = strlen(getpgid) - strlen("getpgid");
+	__u32 ids[BENCH_MASS_FUNCS];
+	struct btf *vmlinux;
+	char line[256];
+	int n = 0, i, id, fd;
+	FILE *f;
+
+	vmlinux = btf__load_vmlinux_btf();
+	f = fopen(FTRACE_FUNCS, "r");
+	while (vmlinux && f && n < BENCH_MASS_FUNCS &&
+	       fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \n")] = 0;	/* module functions: " [mod]" */
+		if (strncmp(line, getpgid, plen))
+			continue;
+		id = btf__find_by_name_kind(vmlinux, line, BTF_KIND_FUNC);
+		for (i = 0; id > 0 && i < n; i++)
+			if (ids[i] == (__u32)id)
+				id = 0;		/* listed twice: one function */
+		if (id <= 0)
+			continue;
+		fd = bench_prog_copy(p, id, 0);
+		if (fd < 0)
+			continue;		/* not attachable (denylist...) */
+		ids[n] = id;
+		prog_fd[n++] = fd;
+	}
+	if (f)
+		fclose(f);
+	btf__free(vmlinux);
+	return n;
+}
+
+static void bench_mass(struct bench *skel, int runs)
+{
+	int prog_fd[BENCH_MASS_FUNCS], link_fd[BENCH_MASS_FUNCS];
+	int n, i, r, linked, err = 0;
+
+	n = bench_mass_load(skel->progs.bench_fentry, prog_fd);
+	if (n < 2) {
+		printf("bench: attach=mass error=%d functions found\n", n);
+		goto out;
+	}
+	for (r = 1; r <= runs && !err; r++) {
+		double t0, t1, t2;
+
+		t0 = now_ns();
+		for (linked = 0; linked < n; linked++) {
+			link_fd[linked] = bpf_raw_tracepoint_open(NULL,
+							prog_fd[linked]);
+			if (link_fd[linked] < 0) {
+				err = -errno;
+				break;
+			}
+		}
+		t1 = now_ns();
+		for (i = 0; i < linked; i++)
+			close(link_fd[i]);
+		t2 = now_ns();
+		if (err)
+			printf("bench: attach=mass error=%d (%s) at function "
+			       "%d of %d\n", err, strerror(-err), linked + 1, n);
+		else
+			printf("bench: attach=mass run=%d progs=%d "
+			       "attach_ns=%.0f detach_ns=%.0f\n", r, n,
+			       t1 - t0, t2 - t1);
+	}
+out:
+	for (i = 0; i < n; i++)
+		close(prog_fd[i]);
+}
+
+/*
  * One trig-* benchmark of the tree's runner: each measured second's
  * "Iter N (...): hits X M/s" line becomes a run (the first is warm-up).
  */
@@ -231,6 +317,7 @@ int run_bench(long iters, int runs)
 	bench_attach(skel, "fentry.s", skel->progs.bench_fentry_s, 1, 1, runs);
 	bench_attach(skel, "38xfentry", skel->progs.bench_fentry, 0,
 		     BENCH_MAX_PROGS, runs);
+	bench_mass(skel, runs);
 	bench__destroy(skel);
 	if (!access(BENCH_TRIG, X_OK)) {
 		static const char *const trig[] = {
