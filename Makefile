@@ -196,6 +196,8 @@ bench: source
 	@scripts/install-deps.sh upstream
 	@flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream
 	@rc=0; t0=$$(date +%s); for a in $(BENCH_ARCHS); do \
+		rm -f $(BUILD)/results/bench-bench-*-$$a.* \
+			$(BUILD)/results/bench-$$a.*; \
 		for k in $(BENCH_KERNELS); do \
 			echo "[bench $$a $$(( $$(date +%s) - t0 ))s] kernel $$k"; \
 			scripts/kbuild.sh bench-$$k $$a || exit 1; \

@@ -867,6 +867,37 @@ def bench_summary(per_call, attach, errors):
     return res
 
 
+# The call path each patched bench boot must show ("# call-path:"): the
+# one its figures are quoted for.
+BENCH_CALL_PATH = {
+    ("bench-patched", "x86_64", ""): "direct",
+    ("bench-patched", "arm64", ""): "veneer",
+    ("bench-patched", "arm64", "-nokaslr"): "direct",
+    ("bench-patched", "riscv64", ""): "direct",
+}
+VULNERABILITY = re.compile(r"^bench: vulnerability=(\S+) (.*)$", re.M)
+# Host packages whose versions a bench figure depends on.
+BENCH_PACKAGES = ("qemu-system-x86", "qemu-system-arm", "qemu-system-misc",
+                  "linux-source-6.1", "linux-source-6.12", "gcc",
+                  "gcc-aarch64-linux-gnu", "gcc-riscv64-linux-gnu")
+
+
+def project_commit():
+    """This project's commit, with -dirty for uncommitted changes."""
+    p = subprocess.run(["git", "describe", "--always", "--dirty",
+                        "--abbrev=12"], cwd=ROOT, capture_output=True,
+                       text=True)
+    return p.stdout.strip() or "unknown"
+
+
+def host_packages():
+    p = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\n"]
+                       + list(BENCH_PACKAGES), capture_output=True,
+                       text=True)
+    return dict(l.split(" ", 1) for l in p.stdout.splitlines()
+                if " " in l and l.split(" ", 1)[1])
+
+
 def cmd_bench(a):
     """One bench kernel: each of its boots runs selftests/bench.c under
     -icount; results in build/results/bench-VARIANT[-BOOT]-ARCH.{txt,json}.
@@ -891,8 +922,14 @@ def cmd_bench(a):
         src, qv = version_info(a)
         res.update({"variant": a.variant, "boot": name.lstrip("-") or
                     ("kaslr" if kaslr else "default"), "arch": a.arch,
-                    "source": src, "qemu": qv, "iters": a.iters})
+                    "source": src, "qemu": qv, "iters": a.iters,
+                    "commit": project_commit(), "packages": host_packages(),
+                    "cpu_vulnerabilities": dict(VULNERABILITY.findall(out))})
         problems = []
+        want = BENCH_CALL_PATH.get((a.variant, a.arch, name))
+        if want and res["call_paths"] != [want]:
+            problems.append("call path %s, not %s" % (
+                ", ".join(res["call_paths"]) or "not reported", want))
         if kaslr:
             check = kaslr_check(a, text, kaslr)
             res["kaslr"] = check[3][0][2:]
@@ -908,7 +945,12 @@ def cmd_bench(a):
                  "# QEMU -icount shift=0,sleep=off (1 guest ns = 1 "
                  "instruction); median of %d runs of %d calls"
                  % (a.runs, a.iters),
-                 "# call path: %s" % (", ".join(res["call_paths"]) or "-")]
+                 "# call path: %s" % (", ".join(res["call_paths"]) or "-"),
+                 "# project commit %s; %s" % (res["commit"], ", ".join(
+                     "%s %s" % kv for kv in sorted(res["packages"].items()))),
+                 "# CPU vulnerabilities: %s" % (", ".join(
+                     "%s: %s" % kv for kv in sorted(
+                         res["cpu_vulnerabilities"].items())) or "-")]
         if "kaslr" in res:
             lines.append("# " + res["kaslr"])
         lines.append("%-11s %12s %14s %16s" % ("program", "ns/call",

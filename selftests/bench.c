@@ -6,9 +6,10 @@
  * Per call: getpgid in a loop, ITERS calls a run, RUNS runs, with nothing
  * attached ("base"), then with one program of each kind on the syscall
  * (the seeds' trig-* idea).  Attach latency: one fentry, one fentry.s,
- * then 38 fentry programs on the same function, then one fentry on each
- * of 200 syscall entry functions ("mass"), each attached and detached
- * RUNS times (the programs are loaded beforehand and not timed).
+ * 38 fentry programs on the same function, and one fentry on each of 200
+ * syscall entry functions ("mass"), all attached then all detached, RUNS
+ * times (the programs are loaded beforehand and not timed).  Each run
+ * measures every mode, and every attach kind, once, in alternating order.
  * Times are guest nanoseconds; under -icount they count instructions.
  *
  * Then, where the guest has it (/bench, the bench kernels' guest), the
@@ -23,11 +24,12 @@
  */
 #include "sleeptest.h"
 
+#include <dirent.h>
 #include <bpf/btf.h>
 
 #include "bench.skel.h"
 
-#define BENCH_MAX_PROGS 38
+#define BENCH_MAX_PROGS 38	/* 6.1's BPF_MAX_TRAMP_LINKS */
 #define BENCH_TRIG "/bench"
 /* The same runner with its programs on __riscv_sys_getpgid (see below). */
 #define BENCH_TRIG_RISCV_SYS "/bench-riscv-sys"
@@ -77,40 +79,50 @@ static double bench_loop(struct bench *skel, long iters)
 	return now_ns() - t0;
 }
 
+/* One run of one mode: attach its program, time the loop, detach. */
+static void bench_mode(struct bench *skel, const char *mode, int r, long iters)
+{
+	struct bpf_program *prog = bench_prog(skel, mode);
+	struct bpf_link *link = NULL;
+	double ns;
+
+	if (prog && !strcmp(mode, "kprobe"))
+		link = bpf_program__attach_kprobe(prog, false,
+						  sys_fn("getpgid"));
+	else if (prog)
+		link = bpf_program__attach(prog);
+	if (prog && !link) {
+		printf("bench: mode=%s error=%d (%s)\n", mode, -errno,
+		       strerror(errno));
+		return;
+	}
+	if (r == 1 && !strcmp(mode, "fentry"))
+		report_call_path(sys_fn("getpgid"));
+	ns = bench_loop(skel, iters);
+	printf("bench: mode=%s run=%d iters=%ld ns=%.0f hits=%ld\n", mode, r,
+	       iters, ns, skel->bss->hits);
+	bpf_link__destroy(link);
+}
+
+/*
+ * Run r measures every mode once, in the listed order on odd runs and in
+ * the reverse order on even ones, so that what one mode leaves behind
+ * (a detach's deferred frees, a cold cache) falls into a different
+ * neighbour's window from run to run instead of always the same one.
+ */
 static void bench_per_call(struct bench *skel, long iters, int runs)
 {
 	static const char *const modes[] = {
 		"base", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret",
 		"fmod_ret.s", "kprobe",
 	};
-	unsigned int i;
-	int r;
+	const int nr = sizeof(modes) / sizeof(modes[0]);
+	int r, k;
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		struct bpf_program *prog = bench_prog(skel, modes[i]);
-		struct bpf_link *link = NULL;
-
-		if (prog && !strcmp(modes[i], "kprobe"))
-			link = bpf_program__attach_kprobe(prog, false,
-							  sys_fn("getpgid"));
-		else if (prog)
-			link = bpf_program__attach(prog);
-		if (prog && !link) {
-			printf("bench: mode=%s error=%d (%s)\n", modes[i],
-			       -errno, strerror(errno));
-			continue;
-		}
-		if (!strcmp(modes[i], "fentry"))
-			report_call_path(sys_fn("getpgid"));
-		for (r = 1; r <= runs; r++) {
-			double ns = bench_loop(skel, iters);
-
-			printf("bench: mode=%s run=%d iters=%ld ns=%.0f "
-			       "hits=%ld\n", modes[i], r, iters, ns,
-			       skel->bss->hits);
-		}
-		bpf_link__destroy(link);
-	}
+	for (r = 1; r <= runs; r++)
+		for (k = 0; k < nr; k++)
+			bench_mode(skel, modes[r % 2 ? k : nr - 1 - k], r,
+				   iters);
 }
 
 /* A copy of a loaded tracing program, by BPF_PROG_LOAD: fd or -errno. */
@@ -129,80 +141,58 @@ static int bench_prog_copy(struct bpf_program *p, __u32 btf_id, int sleepable)
 	return fd < 0 ? -errno : fd;
 }
 
-static void bench_attach(struct bench *skel, const char *name,
-			 struct bpf_program *p, int sleepable, int nprogs,
-			 int runs)
-{
-	int prog_fd[BENCH_MAX_PROGS], link_fd[BENCH_MAX_PROGS];
-	char mod[64];
-	__u32 obj_id, btf_id;
-	int i, r, err = 0, n = 0;
-
-	err = kernel_func_btf(sys_fn("getpgid"), &obj_id, &btf_id, mod,
-			      sizeof(mod));
-	for (; !err && n < nprogs; n++) {
-		prog_fd[n] = bench_prog_copy(p, btf_id, sleepable);
-		if (prog_fd[n] < 0)
-			err = prog_fd[n];
-	}
-	if (err)
-		n--;
-	for (r = 1; r <= runs && !err; r++) {
-		double t0, t1, t2;
-		int linked = 0;
-
-		t0 = now_ns();
-		for (i = 0; i < nprogs; i++, linked++) {
-			link_fd[i] = bpf_raw_tracepoint_open(NULL, prog_fd[i]);
-			if (link_fd[i] < 0) {
-				err = -errno;
-				break;
-			}
-		}
-		t1 = now_ns();
-		for (i = 0; i < linked; i++)
-			close(link_fd[i]);
-		t2 = now_ns();
-		if (!err)
-			printf("bench: attach=%s run=%d progs=%d attach_ns=%.0f "
-			       "detach_ns=%.0f\n", name, r, nprogs, t1 - t0,
-			       t2 - t1);
-	}
-	if (err)
-		printf("bench: attach=%s error=%d (%s)\n", name, err,
-		       strerror(-err));
-	for (i = 0; i < n; i++)
-		close(prog_fd[i]);
-}
-
 /*
- * bpftrace-like mass attach: one fentry program on each of up to
- * BENCH_MASS_FUNCS distinct syscall entry functions of vmlinux, all
- * attached, then all detached, RUNS times.  Reported as the attach kind
- * "mass", progs being the number of functions found.
+ * An attach kind: its programs, loaded beforehand (not timed), and the
+ * functions they attach to.  "mass" is bpftrace-like: one fentry program
+ * on each of up to BENCH_MASS_FUNCS distinct syscall entry functions of
+ * vmlinux; progs is then the number of functions found.
  */
 #define BENCH_MASS_FUNCS 200
 #define FTRACE_FUNCS "/sys/kernel/tracing/available_filter_functions"
 
-static int bench_mass_load(struct bpf_program *p, int *prog_fd)
+struct attach_kind {
+	const char *name;
+	int prog_fd[BENCH_MASS_FUNCS], link_fd[BENCH_MASS_FUNCS];
+	int n, err;
+};
+
+static void attach_kind_load(struct attach_kind *ak, struct bpf_program *p,
+			     int sleepable, int nprogs)
+{
+	char mod[64];
+	__u32 obj_id, btf_id;
+
+	ak->err = kernel_func_btf(sys_fn("getpgid"), &obj_id, &btf_id, mod,
+				  sizeof(mod));
+	while (!ak->err && ak->n < nprogs) {
+		ak->prog_fd[ak->n] = bench_prog_copy(p, btf_id, sleepable);
+		if (ak->prog_fd[ak->n] < 0)
+			ak->err = ak->prog_fd[ak->n];
+		else
+			ak->n++;
+	}
+}
+
+static void attach_kind_load_mass(struct attach_kind *ak,
+				  struct bpf_program *p)
 {
 	const char *getpgid = sys_fn("getpgid");
 	size_t plen = strlen(getpgid) - strlen("getpgid");
 	__u32 ids[BENCH_MASS_FUNCS];
 	struct btf *vmlinux;
 	char line[256];
-	int n = 0, i, id, fd;
+	int i, id, fd;
 	FILE *f;
 
 	vmlinux = btf__load_vmlinux_btf();
 	f = fopen(FTRACE_FUNCS, "r");
-	while (vmlinux && f && n < BENCH_MASS_FUNCS &&
+	while (vmlinux && f && ak->n < BENCH_MASS_FUNCS &&
 	       fgets(line, sizeof(line), f)) {
 		line[strcspn(line, " \n")] = 0;	/* module functions: " [mod]" */
 		if (strncmp(line, getpgid, plen))
 			continue;
 		id = btf__find_by_name_kind(vmlinux, line, BTF_KIND_FUNC);
-		for (i = 0; id > 0 && i < n; i++)
+		for (i = 0; id > 0 && i < ak->n; i++)
 			if (ids[i] == (__u32)id)
 				id = 0;		/* listed twice: one function */
 		if (id <= 0)
@@ -210,52 +200,78 @@ static int bench_mass_load(struct bpf_program *p, int *prog_fd)
 		fd = bench_prog_copy(p, id, 0);
 		if (fd < 0)
 			continue;		/* not attachable (denylist...) */
-		ids[n] = id;
-		prog_fd[n++] = fd;
+		ids[ak->n] = id;
+		ak->prog_fd[ak->n++] = fd;
 	}
 	if (f)
 		fclose(f);
 	btf__free(vmlinux);
-	return n;
+	if (ak->n < 2)
+		ak->err = -ENOENT;
 }
 
-static void bench_mass(struct bench *skel, int runs)
+/* Run r of a kind: attach all its programs, then detach them all. */
+static void attach_kind_run(struct attach_kind *ak, int r)
 {
-	int prog_fd[BENCH_MASS_FUNCS], link_fd[BENCH_MASS_FUNCS];
-	int n, i, r, linked, err = 0;
+	int i, linked;
+	double t0, t1, t2;
 
-	n = bench_mass_load(skel->progs.bench_fentry, prog_fd);
-	if (n < 2) {
-		printf("bench: attach=mass error=%d functions found\n", n);
-		goto out;
-	}
-	for (r = 1; r <= runs && !err; r++) {
-		double t0, t1, t2;
-
-		t0 = now_ns();
-		for (linked = 0; linked < n; linked++) {
-			link_fd[linked] = bpf_raw_tracepoint_open(NULL,
-							prog_fd[linked]);
-			if (link_fd[linked] < 0) {
-				err = -errno;
-				break;
-			}
+	if (ak->err)
+		return;
+	t0 = now_ns();
+	for (linked = 0; linked < ak->n; linked++) {
+		ak->link_fd[linked] = bpf_raw_tracepoint_open(NULL,
+						ak->prog_fd[linked]);
+		if (ak->link_fd[linked] < 0) {
+			ak->err = -errno;
+			break;
 		}
-		t1 = now_ns();
-		for (i = 0; i < linked; i++)
-			close(link_fd[i]);
-		t2 = now_ns();
-		if (err)
-			printf("bench: attach=mass error=%d (%s) at function "
-			       "%d of %d\n", err, strerror(-err), linked + 1, n);
-		else
-			printf("bench: attach=mass run=%d progs=%d "
-			       "attach_ns=%.0f detach_ns=%.0f\n", r, n,
-			       t1 - t0, t2 - t1);
 	}
-out:
-	for (i = 0; i < n; i++)
-		close(prog_fd[i]);
+	t1 = now_ns();
+	for (i = 0; i < linked; i++)
+		close(ak->link_fd[i]);
+	t2 = now_ns();
+	if (!ak->err)
+		printf("bench: attach=%s run=%d progs=%d attach_ns=%.0f "
+		       "detach_ns=%.0f\n", ak->name, r, ak->n, t1 - t0,
+		       t2 - t1);
+	else
+		printf("bench: attach=%s error=%d (%s) at program %d of %d\n",
+		       ak->name, ak->err, strerror(-ak->err), linked + 1,
+		       ak->n);
+}
+
+/*
+ * Attach latency: one fentry, one fentry.s, 38 fentry programs on one
+ * function, and "mass"; each run times every kind once, alternating the
+ * order as bench_per_call() does.
+ */
+static void bench_attach(struct bench *skel, int runs)
+{
+	static struct attach_kind kinds[] = {
+		{ .name = "fentry" }, { .name = "fentry.s" },
+		{ .name = "38xfentry" }, { .name = "mass" },
+	};
+	const int nr = sizeof(kinds) / sizeof(kinds[0]);
+	int r, k, i;
+
+	attach_kind_load(&kinds[0], skel->progs.bench_fentry, 0, 1);
+	attach_kind_load(&kinds[1], skel->progs.bench_fentry_s, 1, 1);
+	attach_kind_load(&kinds[2], skel->progs.bench_fentry, 0,
+			 BENCH_MAX_PROGS);
+	attach_kind_load_mass(&kinds[3], skel->progs.bench_fentry);
+	for (k = 0; k < nr; k++)
+		if (kinds[k].err)
+			printf("bench: attach=%s error=%d (%s) loading, %d "
+			       "programs loaded\n", kinds[k].name,
+			       kinds[k].err, strerror(-kinds[k].err),
+			       kinds[k].n);
+	for (r = 1; r <= runs; r++)
+		for (k = 0; k < nr; k++)
+			attach_kind_run(&kinds[r % 2 ? k : nr - 1 - k], r);
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < kinds[k].n; i++)
+			close(kinds[k].prog_fd[i]);
 }
 
 /*
@@ -291,6 +307,34 @@ static void bench_trig(const char *runner, const char *name, int secs)
 		       name, iter);
 }
 
+#define VULNERABILITIES "/sys/devices/system/cpu/vulnerabilities"
+
+/* The guest's CPU vulnerability state: mitigations change per-call costs. */
+static void bench_vulnerabilities(void)
+{
+	char path[512], state[256];
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	d = opendir(VULNERABILITIES);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), VULNERABILITIES "/%s", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(state, sizeof(state), f)) {
+			state[strcspn(state, "\n")] = 0;
+			printf("bench: vulnerability=%s %s\n", e->d_name, state);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
 int run_bench(long iters, int runs)
 {
 	struct bpf_program *prog;
@@ -312,12 +356,9 @@ int run_bench(long iters, int runs)
 		bench__destroy(skel);
 		return 1;
 	}
+	bench_vulnerabilities();
 	bench_per_call(skel, iters, runs);
-	bench_attach(skel, "fentry", skel->progs.bench_fentry, 0, 1, runs);
-	bench_attach(skel, "fentry.s", skel->progs.bench_fentry_s, 1, 1, runs);
-	bench_attach(skel, "38xfentry", skel->progs.bench_fentry, 0,
-		     BENCH_MAX_PROGS, runs);
-	bench_mass(skel, runs);
+	bench_attach(skel, runs);
 	bench__destroy(skel);
 	if (!access(BENCH_TRIG, X_OK)) {
 		static const char *const trig[] = {
