@@ -193,6 +193,11 @@ def boots(a):
     return boots_of(a.arch, a.variant, getattr(a, "suite", "sleeptest"))
 
 
+# BENCH_ACCEL=kvm: make bench on a host of the guest's architecture with
+# /dev/kvm runs its guests under KVM instead of TCG with -icount.
+BENCH_ACCEL = os.environ.get("BENCH_ACCEL", "tcg")
+
+
 def qemu_cmd(a, append, icount):
     base, console = QEMU[a.arch]
     # Benchmarks use one vCPU: under -icount, vCPUs run round-robin in one
@@ -206,7 +211,11 @@ def qemu_cmd(a, append, icount):
                           COMMON_APPEND, ARCH_APPEND.get(a.arch),
                           EXTRA_APPEND))),
                       BENCH_APPEND if icount else TEST_APPEND, append)]
-    if icount:
+    if icount and BENCH_ACCEL == "kvm":
+        # Real hardware through KVM: guest ns are ns of the host's CPU.
+        cmd[cmd.index("-cpu") + 1] = "host"
+        cmd += ["-accel", "kvm"]
+    elif icount:
         cmd += ["-icount", "shift=0,sleep=off"]
     elif a.arch in TCG_SINGLE_THREAD:
         cmd += ["-accel", "tcg,thread=single"]
@@ -920,7 +929,7 @@ def cmd_bench(a):
         res = bench_summary(per_call, attach, errors)
         res["call_paths"] = sorted(set(p for _, p in CALL_PATH.findall(out)))
         src, qv = version_info(a)
-        res.update({"variant": a.variant, "boot": name.lstrip("-") or
+        res.update({"accel": BENCH_ACCEL, "variant": a.variant, "boot": name.lstrip("-") or
                     ("kaslr" if kaslr else "default"), "arch": a.arch,
                     "source": src, "qemu": qv, "iters": a.iters,
                     "commit": project_commit(), "packages": host_packages(),
@@ -942,8 +951,10 @@ def cmd_bench(a):
         res["problems"] = problems
         lines = ["# bench: %s%s %s, %s, %s" % (a.variant, name, a.arch,
                                                 src, qv),
-                 "# QEMU -icount shift=0,sleep=off (1 guest ns = 1 "
-                 "instruction); median of %d runs of %d calls"
+                 ("# QEMU under KVM (guest ns are the host CPU's ns)"
+                  if BENCH_ACCEL == "kvm" else
+                  "# QEMU -icount shift=0,sleep=off (1 guest ns = 1 "
+                  "instruction)") + "; median of %d runs of %d calls"
                  % (a.runs, a.iters),
                  "# call path: %s" % (", ".join(res["call_paths"]) or "-"),
                  "# project commit %s; %s" % (res["commit"], ", ".join(
