@@ -563,7 +563,7 @@ out_btf:
 /*
  * tp_btf with the sleepable flag: stock 6.1 checks sleepability only for
  * the fentry/fexit/fmod_ret attach types and loads a BTF tracepoint
- * program, which tracepoints run with preemption disabled.  Patch 7
+ * program, which tracepoints run with preemption disabled.  Patch 10
  * refuses it.
  */
 void test_sleepable_tp_btf(void)
