@@ -167,6 +167,10 @@ def main():
             goals.append(("patched/stock %s <= 1.00" % m,
                           ratios[m][1] is not None and
                           round(ratios[m][1], 2) <= 1.00))
+        for m in MODES[:-1]:
+            goals.append(("patched/upstream %s <= 1.00" % m,
+                          ratios[m][0] is not None and
+                          round(ratios[m][0], 2) <= 1.00))
     else:
         # arm64's columns without a suffix are its KASLR boots.
         boot = " (KASLR)" if arch == "arm64" else ""
