@@ -64,6 +64,49 @@ def check_lockdep_off():
         "fails lockdep_on (%s)" % got)
 
 
+def check_layout_free_skips():
+    """The arm64 nokaslr boot leaves LAYOUT_FREE_CASES to the KASLR boot:
+    they are passed to the guest's -x and reported as SKIP (not a pass,
+    not a case that did not run); other boots and filtered runs skip
+    nothing; the KTAP line of a SKIP is "ok ... # SKIP"."""
+    a = argparse.Namespace(arch="arm64", filter="", timeout=900)
+    nokaslr = vm.layout_free_skips(a, "-nokaslr")
+    kaslr = vm.layout_free_skips(a, "")
+    a.filter = "limit_38"
+    filtered = vm.layout_free_skips(a, "-nokaslr")
+    a.filter = ""
+    x86 = vm.layout_free_skips(argparse.Namespace(
+        arch="x86_64", filter=""), "-nokaslr")
+    # "second" stands for a layout-free case: the guest did not run it.
+    text = finished("KTAP version 1\n1..2\nok 1 first\nok 2 third\n")
+    res = {r[0]: r for r in judge_console(a, text, False, {}, "known", [],
+                                          CASES, ["second"])}
+    tmp = tempfile.mkdtemp()
+    try:
+        saved = vm.RESULTS
+        vm.RESULTS = tmp
+        b = argparse.Namespace(arch="arm64", variant="patched", filter="",
+                               suite="sleeptest", kernel="k", initrd="i")
+        path = vm.write_ktap(b, "-nokaslr", list(res.values()), {
+            "console": os.path.join(tmp, "c"), "kernel": "6.1", "stalls": []})
+        ktap = open(path).read()
+    except (AttributeError, TypeError) as e:
+        ktap = "write_ktap: %s" % e
+    finally:
+        vm.RESULTS = saved
+        subprocess.run(["rm", "-rf", tmp])
+    ok = ("limit_38_programs" in nokaslr and "reject_lsm_s_task_free" in
+          nokaslr and "attach_detach_stress" not in nokaslr and
+          not kaslr and not filtered and not x86 and
+          status(res, "second") == "skip" and
+          status(res, "first") == "pass" and
+          status(res, "guest_completed") == "pass" and
+          re.search(r"^ok \d+ second # SKIP ", ktap, re.M) is not None)
+    return ok, ("the arm64 nokaslr boot leaves its %d layout-free cases to "
+                "the KASLR boot, reported as SKIP (ok # SKIP); no other boot "
+                "or filtered run skips any" % len(nokaslr))
+
+
 def check_filter_selects_nothing():
     empty = finished("KTAP version 1\n1..0\n")
     a = args()
@@ -489,7 +532,7 @@ def check_tracer_tests_boots():
 
 def main():
     checks = [check_clean_run, check_lockdep_off,
-              check_filter_selects_nothing,
+              check_filter_selects_nothing, check_layout_free_skips,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,

@@ -518,6 +518,43 @@ def bti_check(a, text):
                                     "not detected")])
 
 
+# Cases the arm64 nokaslr boot leaves to the KASLR boot of the same
+# kernel: what they test does not go through a kernel function's call
+# site, whose path (direct BL or veneer) is all the second layout changes:
+# verifier and load-time refusals, libbpf-glue's userspace, BPF programs
+# as targets, struct_ops and kfuncs, fault injection on the attach path's
+# allocations, the 38-program limit.  They are reported as SKIP; a filter
+# that names one runs it on both boots.
+LAYOUT_FREE_CASES = (
+    "reject_lsm_s_task_free", "reject_fentry_s_not_injectable",
+    "reject_sleepable_socket_filter", "reject_copy_from_user_nonsleepable",
+    "reject_sleepable_lpm_trie", "reject_sleepable_on_denylisted",
+    "reject_sleepable_exit_modret_not_injectable",
+    "reject_fentry_s_on_bpf_prog", "reject_sleepable_other_types",
+    "reject_spin_lock_sleepable", "reject_sleeping_helpers_nonsleepable",
+    "reject_sleepable_kprobe_attach", "reject_link_update_tracing",
+    "reject_fentry_and_freplace", "reject_fmod_ret_on_bpf_prog",
+    "sleepable_map_types", "sleepable_tp_btf", "sleepable_allowed_maps_load",
+    "section_names_sleepable", "glue_syscall_names",
+    "glue_probe_matches_attach", "glue_probe_leaves_nothing",
+    "glue_fallback_kprobe", "glue_probe_targets", "glue_probe_command",
+    "trampoline_on_bpf_prog", "subprog_returns_traced",
+    "tail_call_limit_traced", "freplace_far_target", "kfunc_calls",
+    "struct_ops_dummy", "struct_ops_tcp_ca", "limit_38_programs",
+    "alloc_failure_attach_detach",
+)
+LAYOUT_FREE_REASON = ("runs on the KASLR boot of this kernel; what it tests "
+                      "does not depend on the call sites' layout")
+
+
+def layout_free_skips(a, name):
+    """The cases this boot leaves out (LAYOUT_FREE_CASES): the arm64
+    nokaslr boot's, unless a filter asks for cases by name."""
+    if a.arch != "arm64" or name != "-nokaslr" or a.filter:
+        return []
+    return list(LAYOUT_FREE_CASES)
+
+
 def boot_results(a, stage, name, extra):
     """One boot of the suite: raw results with known failures applied,
     plus the harness's own checks of the run."""
@@ -526,9 +563,10 @@ def boot_results(a, stage, name, extra):
     # guest leaves it out unless the filter asks for it by name.
     crash = [c for c, k in known.items() if k[0] == CRASH and
              not (a.filter and a.filter in c)]
+    skips = layout_free_skips(a, name)
     guest_args = "-t %s" % a.filter if a.filter else ""
-    if crash:
-        guest_args += " -x %s" % ",".join(crash)
+    if crash or skips:
+        guest_args += " -x %s" % ",".join(crash + skips)
     if a.churn_rounds:
         extra += " sleeptest.churn_rounds=%d" % a.churn_rounds
     if a.stress_rounds:
@@ -537,7 +575,7 @@ def boot_results(a, stage, name, extra):
                                                  a.timeout, name=name,
                                                  extra=extra)
     results = judge_console(a, text, timed_out, known, known_path, crash,
-                            expected_cases(a))
+                            expected_cases(a), skips)
     uname = re.search(r"sleeptest: running \S+ .*? on (\S+) (\S+)", text)
     out, _ = block(text, "SLEEPTEST-OUTPUT-BEGIN", "SLEEPTEST-OUTPUT-END")
     paths = CALL_PATH.findall(out or "")
@@ -559,7 +597,8 @@ def failed_otherwise(a, diag, expect):
     return [d for d in diag if CHECK_FAILED.search(d) and expect not in d]
 
 
-def judge_console(a, text, timed_out, known, known_path, crash, cases):
+def judge_console(a, text, timed_out, known, known_path, crash, cases,
+                  skips=()):
     """The results of one boot from its console: the suite's cases with
     known failures applied, then the harness's checks of the run.  Kept
     apart from boot() so scripts/harness-selftest.py can feed it."""
@@ -574,7 +613,8 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
     raw = parse_ktap(out if out is not None else live_output(text))
     names = [r[0] for r in raw]
     want = [c for c in cases
-            if (not a.filter or a.filter in c) and c not in crash]
+            if (not a.filter or a.filter in c) and c not in crash and
+            c not in skips]
     hung = None
     for c in want:
         if c in names:
@@ -620,6 +660,9 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases):
             results.append((c, "xfail", "XFAIL " + known[c][1], [
                 "# not run: listed as crashing this kernel (run it alone "
                 "with T=%s)" % c]))
+    for c in skips:
+        if c in cases and c not in names:
+            results.append((c, "skip", "SKIP " + LAYOUT_FREE_REASON, []))
     # A filter that selects nothing would pass having tested nothing.
     if a.filter and cases and not any(a.filter in c for c in cases):
         results.append(("filter_selects_cases", "fail", None, [
@@ -707,8 +750,8 @@ def write_ktap(a, name, results, meta):
             for d in diag:
                 f.write(d + "\n")
             # as kselftest writes them: an expected failure is "ok # XFAIL"
-            line = "%s %d %s" % ("ok" if status in ("pass", "xfail") else
-                                 "not ok", i, case)
+            line = "%s %d %s" % ("ok" if status in ("pass", "xfail", "skip")
+                                 else "not ok", i, case)
             if directive:
                 line += " # " + directive
             f.write(line + "\n")
