@@ -837,7 +837,7 @@ def cmd_test(a):
         path = write_ktap(a, name, results, meta)
         npass = sum(r[1] == "pass" for r in results)
         nfail = sum(r[1] == "fail" for r in results)
-        nx = sum(r[1] == "xfail" for r in results)
+        nx = sum(r[1] in ("xfail", "skip") for r in results)
         for case, status, directive, diag in results:
             if status == "fail":
                 log(stage, "FAIL %s%s" % (case, " (%s)" % directive
