@@ -847,6 +847,8 @@ static const struct test_case cases[] = {
 	{ "freplace_far_target", test_freplace_far_target },
 	{ "kfunc_calls", test_kfunc_calls },
 	{ "lsm_s_key_kfuncs", test_lsm_s_key_kfuncs },
+	{ "stack_traces_trampoline", test_stack_traces_trampoline },
+	{ "stack_traces_tracepoint", test_stack_traces_tracepoint },
 	{ "struct_ops_dummy", test_struct_ops_dummy },
 	{ "struct_ops_tcp_ca", test_struct_ops_tcp_ca },
 	{ "lsm_cgroup_two_cgroups", test_lsm_cgroup_two_cgroups },

@@ -171,6 +171,8 @@ void test_alloc_failure_attach_detach(void);
 /* kinds.c */
 void test_kfunc_calls(void);
 void test_lsm_s_key_kfuncs(void);
+void test_stack_traces_trampoline(void);
+void test_stack_traces_tracepoint(void);
 void test_struct_ops_dummy(void);
 void test_struct_ops_tcp_ca(void);
 void test_lsm_cgroup_two_cgroups(void);
