@@ -201,38 +201,40 @@ static int trace_once(struct stacks *skel, int kind, int s,
  * The trace with skip s against the one with skip 0 (depth frames deep):
  * the helper fails with -EFAULT when s leaves nothing (bpf_get_stackid)
  * or skips past the end (bpf_get_stack); otherwise it gives the same
- * frames less the first s, as many as fit (cap).
+ * frames less the first s, as many as fit (cap).  1, or 0 with the
+ * difference in why.
  */
-static int trace_shifted(const char *what, const struct trace *t,
-			 const struct trace *t0, int depth, int s, int cap,
-			 int empty_ok)
+static int trace_shifted(char *why, size_t len, const char *what,
+			 const struct trace *t, const struct trace *t0,
+			 int depth, int s, int cap, int empty_ok)
 {
 	int i, want = depth - s;
 
 	if (want < 0 || (want == 0 && !empty_ok)) {
 		if (t->ret == -EFAULT)
 			return 1;
-		diag("%s with skip %d of a %d-frame trace gave %ld, want -%d",
-		     what, s, depth, t->ret, EFAULT);
+		snprintf(why, len, "%s with skip %d of a %d-frame trace gave "
+			 "%ld, want -%d", what, s, depth, t->ret, EFAULT);
 		return 0;
 	}
 	if (t->ret < 0) {
-		diag("%s with skip %d of a %d-frame trace gave %ld", what, s,
-		     depth, t->ret);
+		snprintf(why, len, "%s with skip %d of a %d-frame trace gave "
+			 "%ld", what, s, depth, t->ret);
 		return 0;
 	}
 	if (want > cap)
 		want = cap;
 	if (t->nr != want) {
-		diag("%s with skip %d: %d frames, want %d", what, s, t->nr,
-		     want);
+		snprintf(why, len, "%s with skip %d: %d frames, want %d", what,
+			 s, t->nr, want);
+		show_trace(what, t->ips, t->nr);
 		return 0;
 	}
 	for (i = 0; i < want; i++)
 		if (t->ips[i] != t0->ips[i + s]) {
-			diag("%s with skip %d: frame %d is %s, want %s", what,
-			     s, i, ksym_name(t->ips[i]),
-			     ksym_name(t0->ips[i + s]));
+			snprintf(why, len, "%s with skip %d: frame %d is %s, "
+				 "want %s", what, s, i, ksym_name(t->ips[i]),
+				 ksym_name(t0->ips[i + s]));
 			return 0;
 		}
 	return 1;
@@ -244,6 +246,7 @@ static void check_kind(struct stacks *skel, int kind)
 	const struct stack_kind *k = &stack_kinds[kind];
 	int s, e_id, e_stack, ok = 1, i, stack_depth;
 	struct bpf_link *link;
+	char why[160];
 
 	if (!CHECK_ERR(attach_prog(kind_prog(skel, kind), &link), k->name))
 		return;
@@ -264,13 +267,15 @@ static void check_kind(struct stacks *skel, int kind)
 		stack_depth = MAP_FRAMES;
 	for (s = 1; s <= MAX_SKIP; s++) {
 		if (!k->sleepable)
-			ok &= CHECK(trace_shifted("bpf_get_stackid()",
+			ok &= CHECK(trace_shifted(why, sizeof(why),
+						  "bpf_get_stackid()",
 						  &by_id[s], &by_id[0],
 						  by_id[0].nr, s, MAP_FRAMES,
-						  0), "%s", k->name);
-		ok &= CHECK(trace_shifted("bpf_get_stack()", &by_stack[s],
-					  &by_stack[0], stack_depth, s,
-					  GET_STACK_FRAMES, 1), "%s", k->name);
+						  0), "%s: %s", k->name, why);
+		ok &= CHECK(trace_shifted(why, sizeof(why), "bpf_get_stack()",
+					  &by_stack[s], &by_stack[0],
+					  stack_depth, s, GET_STACK_FRAMES, 1),
+			    "%s: %s", k->name, why);
 	}
 	e_id = entry_frame(by_id[0].ips, by_id[0].nr);
 	e_stack = entry_frame(by_stack[0].ips, by_stack[0].nr);
