@@ -44,72 +44,22 @@ static __always_inline void record(void *ctx, int kind)
 	record_stack(ctx, kind);
 }
 
-SEC("fentry")
-int BPF_PROG(on_fentry)
-{
-	record(ctx, 0);
-	return 0;
+/* One program per kind; its number is the kind the test process arms. */
+#define STACK_PROG(sec, name, kind, how)	\
+SEC(sec)					\
+int name(void *ctx)				\
+{						\
+	how(ctx, kind);				\
+	return 0;				\
 }
 
-SEC("fentry.s")
-int BPF_PROG(on_fentry_s)
-{
-	record_stack(ctx, 1);
-	return 0;
-}
-
-SEC("fexit")
-int BPF_PROG(on_fexit)
-{
-	record(ctx, 2);
-	return 0;
-}
-
-SEC("fexit.s")
-int BPF_PROG(on_fexit_s)
-{
-	record_stack(ctx, 3);
-	return 0;
-}
-
-SEC("fmod_ret")
-int BPF_PROG(on_fmod_ret)
-{
-	record(ctx, 4);
-	return 0;
-}
-
-SEC("fmod_ret.s")
-int BPF_PROG(on_fmod_ret_s)
-{
-	record_stack(ctx, 5);
-	return 0;
-}
-
-SEC("lsm/bpf")
-int BPF_PROG(on_lsm, int cmd, union bpf_attr *attr, unsigned int size)
-{
-	record(ctx, 6);
-	return 0;
-}
-
-SEC("lsm.s/bpf")
-int BPF_PROG(on_lsm_s, int cmd, union bpf_attr *attr, unsigned int size)
-{
-	record_stack(ctx, 7);
-	return 0;
-}
-
-SEC("raw_tp/sys_enter")
-int on_raw_tp(struct bpf_raw_tracepoint_args *ctx)
-{
-	record(ctx, 8);
-	return 0;
-}
-
-SEC("tp_btf/sys_enter")
-int BPF_PROG(on_tp_btf, struct pt_regs *regs, long id)
-{
-	record(ctx, 9);
-	return 0;
-}
+STACK_PROG("fentry", on_fentry, 0, record)
+STACK_PROG("fentry.s", on_fentry_s, 1, record_stack)
+STACK_PROG("fexit", on_fexit, 2, record)
+STACK_PROG("fexit.s", on_fexit_s, 3, record_stack)
+STACK_PROG("fmod_ret", on_fmod_ret, 4, record)
+STACK_PROG("fmod_ret.s", on_fmod_ret_s, 5, record_stack)
+STACK_PROG("lsm/bpf", on_lsm, 6, record)
+STACK_PROG("lsm.s/bpf", on_lsm_s, 7, record_stack)
+STACK_PROG("raw_tp/sys_enter", on_raw_tp, 8, record)
+STACK_PROG("tp_btf/sys_enter", on_tp_btf, 9, record)
