@@ -163,13 +163,13 @@ static int trace_once(struct stacks *skel, int kind, int s,
 {
 	const char *name = stack_kinds[kind].name;
 	int map = bpf_map__fd(skel->maps.stack_ids);
-	__u32 id, zero = 0;
+	__u32 id, next_id;
 
 	skel->bss->skip = s;
 	skel->bss->runs = 0;
 	skel->data->armed_kind = kind;
 	if (stack_kinds[kind].lsm)
-		bpf_map_get_next_id(0, &zero);
+		bpf_map_get_next_id(0, &next_id);	/* a bpf() call */
 	else
 		syscall(__NR_getpgid, 0);
 	skel->data->armed_kind = -1;
