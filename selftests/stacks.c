@@ -288,9 +288,9 @@ static void check_kind(struct stacks *skel, int kind)
 	     e_stack + i < by_stack[0].nr; i++)
 		ok &= CHECK(by_id[0].ips[e_id + i] ==
 			    by_stack[0].ips[e_stack + i],
-			    "%s: frame %d past the entry code: %s by id, %s "
-			    "by bpf_get_stack()", k->name, i,
-			    ksym_name(by_id[0].ips[e_id + i]),
+			    "%s: frame %d past the entry code: %s by "
+			    "bpf_get_stackid(), %s by bpf_get_stack()",
+			    k->name, i, ksym_name(by_id[0].ips[e_id + i]),
 			    ksym_name(by_stack[0].ips[e_stack + i]));
 	diag("%s: %d frames by id, %d by bpf_get_stack(), entry code at "
 	     "#%d and #%d", k->name, by_id[0].nr, by_stack[0].nr, e_id,
