@@ -240,6 +240,16 @@ def reflow(par):
                      for it in items)
 
 
+def suite_case_count():
+    """How many cases our suite's table (selftests/sleeptest.c) holds."""
+    src = open(os.path.join(ROOT, "selftests", "sleeptest.c")).read()
+    m = re.search(r"^static const struct test_case cases\[\] = \{\n(.*?)^\};",
+                  src, re.M | re.S)
+    if not m:
+        die("selftests/sleeptest.c: no cases[] table")
+    return len(re.findall(r'\{ "\w+",', m.group(1)))
+
+
 def cover_letter():
     """Subject and body of the cover letter, from cover-letter.txt with the
     patch numbers, base and patch list filled in from ./series."""
@@ -261,6 +271,7 @@ def cover_letter():
         listing += ["        " + f for f in trailers(p)]
     body = re.sub(r"\{#([\w.-]+)\}", number, "\n".join(lines[1:]).strip())
     body = "\n\n".join(reflow(par) for par in body.split("\n\n"))
+    body = body.replace("{CASES}", str(suite_case_count()))
     body = body.replace("{BASE}", base_description())
     body = body.replace("{LIST}", "\n".join(listing))
     return lines[0].strip(), body
