@@ -288,7 +288,8 @@ summary:
 # Markdown tables of build/results/*.ktap, every figure read from the KTAP
 # files (scripts/results-table.py): one row per result file; SHORT=1 one
 # row per kernel (the README's "Current results"), CASES=1 the case x
-# kernel tables too.
+# kernel tables too; then the final line of each architecture's last
+# make bench (build/results/bench-ARCH.txt), with its commit and goals.
 tables:
 	@$(PY) scripts/results-table.py $(if $(SHORT),--short) $(if $(CASES),--cases)
 

@@ -23,6 +23,7 @@ has no results counts as a failure, as in summary.py (so do the other
 results above when a stock run is given).
 """
 import argparse
+import json
 import os
 import re
 import signal
@@ -130,6 +131,31 @@ def counts(res):
     for status, _ in res.values():
         n[status] += 1
     return n
+
+
+def bench_lines():
+    """The final line of each architecture's last make bench
+    (bench-ARCH.txt, which make test leaves alone), with the commits its
+    result files name and any goal it missed."""
+    out = []
+    for arch in ARCHS:
+        path = os.path.join(RESULTS, "bench-%s.txt" % arch)
+        if not os.path.exists(path):
+            continue
+        lines = open(path).read().splitlines()
+        final = [x for x in lines if x.startswith("bench %s:" % arch)]
+        missed = [x[len("# goal "):-len(": MISSED")] for x in lines
+                  if x.startswith("# goal ") and x.endswith("MISSED")]
+        commits = []
+        for f in sorted(os.listdir(RESULTS)):
+            if f.startswith("bench-bench-") and f.endswith("-%s.json" % arch):
+                with open(os.path.join(RESULTS, f)) as j:
+                    c = json.load(j).get("commit", "unknown")
+                if c not in commits:
+                    commits.append(c)
+        out.append((arch, final[0] if final else "bench %s: no final line"
+                    % arch, commits, missed))
+    return out
 
 
 def main():
@@ -386,6 +412,23 @@ def main():
         print("- %s" % n)
 
     # (d) the case x column tables
+    bench = bench_lines()
+    if bench:
+        print()
+        print("Benchmark (the last `make bench` of each architecture, "
+              "from `bench-ARCH.txt`):")
+        print()
+        print("```")
+        for _, final, _, _ in bench:
+            print(final)
+        print("```")
+        print()
+        for arch, _, commits, missed in bench:
+            print("- %s: commit %s; %s" % (
+                arch, ", ".join(commits) or "not recorded",
+                "goals missed: " + "; ".join(missed) if missed
+                else "every goal met"))
+
     if a.cases:
         for suite, (prefix, title) in SUITES.items():
             sc = [c for c in cols if c[0] == suite]

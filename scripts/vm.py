@@ -945,14 +945,6 @@ BENCH_PACKAGES = ("qemu-system-x86", "qemu-system-arm", "qemu-system-misc",
                   "gcc-aarch64-linux-gnu", "gcc-riscv64-linux-gnu")
 
 
-def project_commit():
-    """This project's commit, with -dirty for uncommitted changes."""
-    p = subprocess.run(["git", "describe", "--always", "--dirty",
-                        "--abbrev=12"], cwd=ROOT, capture_output=True,
-                       text=True)
-    return p.stdout.strip() or "unknown"
-
-
 def host_packages():
     p = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\n"]
                        + list(BENCH_PACKAGES), capture_output=True,
