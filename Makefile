@@ -60,7 +60,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx preempt \
 	distro-check guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream guests-for test-prep
@@ -182,6 +182,19 @@ glue-upstream: source
 NOMODRWX_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),riscv64)
 nomodrwx: source
 	@$(MAKE) -s vmtest VARIANT=nomodrwx ARCH=$(NOMODRWX_ARCH) T="$(T)"
+
+# The patched kernel fully preemptible (kconfig/preempt.config) and
+# bpf_entry_attach_race with PREEMPT_ROUNDS attach/detach rounds: a task
+# running a BPF program can be preempted anywhere in its patchable entry
+# while trampolines and an extension come and go there.  riscv64 unless
+# ARCH is given (its 6.1 function tracer needs !PREEMPTION, so this kernel
+# has trampolines on BPF programs only); T= picks other cases.
+PREEMPT_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),riscv64)
+PREEMPT_ROUNDS ?= 4000
+preempt: source
+	@SLEEPTEST_KERNEL_ARGS="$(SLEEPTEST_KERNEL_ARGS) sleeptest.poke_rounds=$(PREEMPT_ROUNDS)" \
+		$(MAKE) -s vmtest VARIANT=preempt ARCH=$(PREEMPT_ARCH) \
+		T="$(or $(T),bpf_entry_attach_race)"
 
 # make bench: stock 6.1, patched 6.1 and upstream 6.12 (Debian's
 # linux-source-6.12), each built with the production configuration

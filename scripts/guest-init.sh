@@ -23,6 +23,9 @@ rounds=$(sed -n 's/.*sleeptest\.churn_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$rounds" ] && export SLEEPTEST_CHURN_ROUNDS=$rounds
 rounds=$(sed -n 's/.*sleeptest\.stress_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$rounds" ] && export SLEEPTEST_STRESS_ROUNDS=$rounds
+# and of bpf_entry_attach_race (make preempt runs thousands)
+rounds=$(sed -n 's/.*sleeptest\.poke_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$rounds" ] && export SLEEPTEST_POKE_ROUNDS=$rounds
 echo "sleeptest: running /sleeptest $args on $(uname -r) $(uname -m) cpus=$(nproc)"
 # Where the kernel runs, for the harness's KASLR check.
 echo "sleeptest: _text $(grep ' _text$' /proc/kallsyms | cut -d' ' -f1)"

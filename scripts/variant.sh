@@ -6,8 +6,8 @@
 #   SRCVARIANT the source tree it builds (build/<SRCVARIANT>/linux)
 #   TOOLCHAIN  make variables selecting the compiler, for kbuild, kconfig
 #              and out-of-tree modules
-# kasan, bti and nomodrwx build the patched source with more on top (make
-# kasan, make bti, make nomodrwx); bti is built with clang, which 6.1
+# kasan, bti, nomodrwx and preempt build the patched source with more on
+# top (make kasan, make bti, make nomodrwx, make preempt); bti is built with clang, which 6.1
 # needs for in-kernel BTI.
 # bench-stock, bench-patched and bench-upstream (6.12) are the production
 # configurations of make bench; <arch>-upstream holds what only 6.12 has.
@@ -18,13 +18,14 @@ stock|patched)
 kasan)	FRAGS=("$ARCHNAME-layout" kasan) SRCVARIANT=patched ;;
 bti)	FRAGS=("$ARCHNAME-layout" bti) SRCVARIANT=patched ;;
 nomodrwx) FRAGS=("$ARCHNAME-layout" nomodrwx) SRCVARIANT=patched ;;
+preempt) FRAGS=("$ARCHNAME-layout" preempt) SRCVARIANT=patched ;;
 bench-stock|bench-patched)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
 	SRCVARIANT=${1#bench-} ;;
 bench-upstream)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench" "$ARCHNAME-upstream")
 	SRCVARIANT=upstream ;;
-*)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx," \
+*)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx, preempt," \
 		"bench-stock, bench-patched, bench-upstream)" >&2
 	exit 2 ;;
 esac

@@ -539,7 +539,8 @@ LAYOUT_FREE_CASES = (
     "glue_probe_matches_attach", "glue_probe_leaves_nothing",
     "glue_fallback_kprobe", "glue_probe_targets", "glue_probe_command",
     "trampoline_on_bpf_prog", "subprog_returns_traced",
-    "tail_call_limit_traced", "freplace_far_target", "kfunc_calls",
+    "tail_call_limit_traced", "freplace_far_target", "bpf_entry_attach_race",
+    "kfunc_calls",
     "struct_ops_dummy", "struct_ops_tcp_ca", "limit_38_programs",
     "alloc_failure_attach_detach",
 )

@@ -6,12 +6,20 @@
  */
 #include "sleeptest.h"
 
+#include <bpf/btf.h>
+
 #include "freplace_far.skel.h"
 #include "progtarget.skel.h"
 #include "subprog_ret.skel.h"
 #include "tailcall_traced.skel.h"
 
 #define INPUT 64ULL
+
+/* return 0: the fillers below, and the race's tracers */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
 /* BPF programs loaded between an extension's target and the extension */
 #define FILLER_PROGS 150
 
@@ -281,10 +289,6 @@ static void run_caller_extended(struct subprog_ret *t,
  */
 void test_freplace_far_target(void)
 {
-	static const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	struct freplace_far *ext = NULL;
 	struct subprog_ret *t;
 	struct bpf_link *link;
@@ -339,6 +343,184 @@ void test_freplace_far_target(void)
 out:
 	while (nfill-- > 0)
 		close(fillers[nfill]);
+	freplace_far__destroy(ext);
+	subprog_ret__destroy(t);
+}
+
+/*
+ * Trampolines and an extension attached to and detached from a BPF
+ * program's entry and one of its subprograms while the program runs on
+ * every CPU: each attach or detach rewrites the entry under the running
+ * code (riscv64 with one store to a site a runner may be preempted in,
+ * x86-64 and arm64 through their text poking).  Every run must give what
+ * it gives untraced.  The rounds' default suits make test; make preempt
+ * (riscv64 built with PREEMPT) runs thousands (sleeptest.poke_rounds=).
+ */
+#define POKE_ROUNDS 120
+#define POKE_REPEAT 16	/* runs of the program per BPF_PROG_TEST_RUN */
+#define POKE_CPUS 2
+
+struct poke_runner {
+	pthread_t thread;
+	int fd, cpu, pin_err, err;
+	volatile int stop;
+	long runs, wrong;
+	__u32 wrong_retval;
+};
+
+static void *poke_runner_fn(void *arg)
+{
+	struct poke_runner *r = arg;
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = POKE_REPEAT);
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(r->cpu, &cpus);
+	r->pin_err = pthread_setaffinity_np(pthread_self(), sizeof(cpus),
+					    &cpus);
+	while (!r->stop) {
+		if (bpf_prog_test_run_opts(r->fd, &opts)) {
+			r->err = -errno;
+			break;
+		}
+		r->runs += POKE_REPEAT;
+		if (opts.retval != INPUT) {
+			r->wrong++;
+			r->wrong_retval = opts.retval;
+		}
+	}
+	return NULL;
+}
+
+/* The BTF id of function name in the BTF of the program at fd, or 0. */
+static __u32 prog_func_btf_id(int fd, const char *name)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct btf *btf;
+	int id;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.btf_id)
+		return 0;
+	btf = btf__load_from_kernel_by_id(info.btf_id);
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id > 0 ? id : 0;
+}
+
+/*
+ * A program of two instructions (return 0) of the given tracing type on
+ * BPF function btf_id of the program at target_fd; its fd or -errno.  6.1
+ * attaches a tracing program to a BPF target once per load, so each round
+ * loads its own.
+ */
+static int load_bpf_tracer(int target_fd, __u32 btf_id,
+			   enum bpf_attach_type type)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type,
+		    .attach_prog_fd = target_fd, .attach_btf_id = btf_id);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", ret0, 2,
+			       &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+void test_bpf_entry_attach_race(void)
+{
+	static const char *const kinds[] = {
+		"fentry on subprog_caller", "fexit on subprog_caller",
+		"fentry on sub_wide", "freplace of sub_wide",
+	};
+	static const enum bpf_attach_type types[] = {
+		BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_TRACE_FENTRY,
+	};
+	struct poke_runner run[POKE_CPUS] = {};
+	struct freplace_far *ext = NULL;
+	long rounds, r, done = 0, runs = 0;
+	int fd, i, k, prog_fd, link_fd, started = 0;
+	struct subprog_ret *t;
+	struct bpf_link *link;
+	__u32 ids[3];
+	double t0;
+
+	rounds = env_rounds("SLEEPTEST_POKE_ROUNDS", POKE_ROUNDS);
+	if (rounds < 0)
+		return;
+	t = load_caller();
+	if (!t)
+		return;
+	fd = bpf_program__fd(t->progs.subprog_caller);
+	ids[0] = ids[1] = prog_func_btf_id(fd, "subprog_caller");
+	ids[2] = prog_func_btf_id(fd, "sub_wide");
+	if (!CHECK(ids[0] && ids[2], "no BTF ids for subprog_caller (%u), sub_wide (%u)",
+		   ids[0], ids[2]))
+		goto out;
+	ext = freplace_far__open();
+	if (!CHECK(ext, "open failed"))
+		goto out;
+	bpf_program__set_attach_target(ext->progs.new_sub_wide, fd, "sub_wide");
+	if (!CHECK_ERR(freplace_far__load(ext), "load the extension"))
+		goto out;
+
+	for (i = 0; i < POKE_CPUS; i++) {
+		run[i].fd = fd;
+		run[i].cpu = i % sysconf(_SC_NPROCESSORS_ONLN);
+		if (!CHECK(!pthread_create(&run[i].thread, NULL, poke_runner_fn,
+					   &run[i]), "pthread_create"))
+			break;
+		started++;
+	}
+	t0 = mono_seconds();
+	for (r = 0; started == POKE_CPUS && r < rounds; r++) {
+		k = r % 4;
+		if (k == 3) {
+			link = bpf_program__attach_freplace(
+				ext->progs.new_sub_wide, fd, "sub_wide");
+			if (!CHECK_ERR(libbpf_get_error(link), kinds[k]))
+				break;
+			bpf_link__destroy(link);
+			done++;
+			continue;
+		}
+		prog_fd = load_bpf_tracer(fd, ids[k], types[k]);
+		if (!CHECK_ERR(prog_fd < 0 ? prog_fd : 0, kinds[k]))
+			break;
+		link_fd = bpf_link_create(prog_fd, 0, types[k], NULL);
+		if (!CHECK_ERR(link_fd < 0 ? -errno : 0, kinds[k])) {
+			close(prog_fd);
+			break;
+		}
+		close(link_fd);
+		close(prog_fd);
+		done++;
+	}
+	for (i = 0; i < started; i++) {
+		run[i].stop = 1;
+		pthread_join(run[i].thread, NULL);
+		CHECK(!run[i].pin_err, "pinning runner %d: %s", i,
+		      strerror(run[i].pin_err));
+		CHECK_ERR(run[i].err, "test run");
+		CHECK(!run[i].wrong, "runner %d: %ld of %ld runs returned a wrong value (last %u, want %llu)",
+		      i, run[i].wrong, run[i].runs, run[i].wrong_retval,
+		      INPUT);
+		runs += run[i].runs;
+	}
+	/* a failed round said why; what follows would only repeat it */
+	if (started < POKE_CPUS || done < rounds)
+		goto out;
+	diag("%ld attach/detach rounds in %.1f s beside %ld runs of the program on %d CPUs; the extension ran %u times",
+	     done, mono_seconds() - t0, runs, started, ext->bss->ext_runs);
+	/* bit 0 is sub_wide()'s check, which the extension fails on purpose */
+	CHECK(!(t->bss->caller_bad_any & ~1U),
+	      "the caller's own checks failed: %#x", t->bss->caller_bad_any);
+	CHECK(runs > 0, "the program never ran");
+	/* and, with nothing attached, as before */
+	run_caller(t, "after the race");
+out:
 	freplace_far__destroy(ext);
 	subprog_ret__destroy(t);
 }

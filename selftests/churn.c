@@ -146,25 +146,6 @@ static void churn_workers_stop(struct churn_workers *cws, long cpu[2],
 	      cpu[0], cpu[1]);
 }
 
-/* The number of rounds in environment variable var, or the default; -1
- * (and the case fails) if it is not a number.
- */
-static long env_rounds(const char *var, long def)
-{
-	const char *s = getenv(var);
-	char *end;
-	long n;
-
-	if (!s)
-		return def;
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (!CHECK(!errno && end != s && !*end && n > 0 && n <= 10000000,
-		   "%s='%s' is not a number of rounds (1..10000000)", var, s))
-		return -1;
-	return n;
-}
-
 /* Seconds spent in each step of the rounds, summed, for the report. */
 enum churn_step { CS_LOAD, CS_ATTACH, CS_DETACH, CS_FREE, CS_NR };
 static double churn_step_s[CS_NR];

@@ -758,6 +758,25 @@ int test_run_packet(int fd, __u32 *retval)
 	return 0;
 }
 
+/* The number of rounds in environment variable var, or the default; -1
+ * (and the case fails) if it is not a number.
+ */
+long env_rounds(const char *var, long def)
+{
+	const char *s = getenv(var);
+	char *end;
+	long n;
+
+	if (!s)
+		return def;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!CHECK(!errno && end != s && !*end && n > 0 && n <= 10000000,
+		   "%s='%s' is not a number of rounds (1..10000000)", var, s))
+		return -1;
+	return n;
+}
+
 double mono_seconds(void)
 {
 	struct timespec ts;
@@ -845,6 +864,7 @@ static const struct test_case cases[] = {
 	{ "reject_fmod_ret_on_bpf_prog", test_reject_fmod_ret_on_bpf_prog },
 	{ "tail_call_limit_traced", test_tail_call_limit_traced },
 	{ "freplace_far_target", test_freplace_far_target },
+	{ "bpf_entry_attach_race", test_bpf_entry_attach_race },
 	{ "kfunc_calls", test_kfunc_calls },
 	{ "lsm_s_key_kfuncs", test_lsm_s_key_kfuncs },
 	{ "stack_traces_trampoline", test_stack_traces_trampoline },

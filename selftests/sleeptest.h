@@ -74,6 +74,7 @@ int write_file(const char *path, const char *text);
 int set_filter_file(const char *path, const char *fn);
 int set_ftrace_filter(const char *fn);
 double mono_seconds(void);
+long env_rounds(const char *var, long def);
 int test_run_packet(int fd, __u32 *retval);
 int count_trampoline_images(void);
 /*
@@ -143,6 +144,7 @@ void test_subprog_returns_traced(void);
 void test_reject_fmod_ret_on_bpf_prog(void);
 void test_tail_call_limit_traced(void);
 void test_freplace_far_target(void);
+void test_bpf_entry_attach_race(void);
 
 /* churn.c */
 void test_trampoline_churn(void);

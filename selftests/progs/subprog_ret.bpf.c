@@ -20,6 +20,8 @@ __s64 got_neg;
 /* One bit per check the caller made that failed; runs of the caller. */
 __u32 caller_bad;
 __u32 caller_runs;
+/* Every bit any run has set in caller_bad, from every CPU. */
+__u32 caller_bad_any;
 
 __noinline __u64 sub_wide(__u64 x)
 {
@@ -73,6 +75,8 @@ int subprog_caller(struct xdp_md *ctx)
 	if (got_neg != -(__s64)n - 100)
 		bad |= 16;
 	caller_bad = bad;
+	if (bad)
+		__sync_fetch_and_or(&caller_bad_any, bad);
 	caller_runs++;
 	return got_wide >> 32;
 }
