@@ -237,8 +237,9 @@ guests: check-arch source
 # stock arm64 before it: each patched kernel starts from its stock
 # kernel's objects, scripts/kseed.sh), start that run, and meanwhile, in
 # the other slot, build every other kernel and guest, one at a time (make
-# test: stock first, and its static checks); then the other QEMU runs go
-# VM_JOBS at a time, longest first.
+# test: stock first, and its static checks).  The other runs of those
+# first kernels follow in the first slot; the rest wait for the builds,
+# then go VM_JOBS at a time, longest first.
 FIRST_GUESTS_run := patched:arm64
 FIRST_GUESTS_test := stock:arm64 patched:arm64
 # make guests-for RUN_GUESTS="VARIANT:ARCH..." SKIP_GUESTS="..."
@@ -266,18 +267,25 @@ RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
 	test:stock:riscv64 \
 	test:stock:x86_64 kselftest:stock:x86_64
 
+# The runs of a list whose kernel and guests are among FIRST (variant:arch
+# words): make run and make test start them beside their other builds.
+early_runs = $(foreach r,$(1),$(if $(filter $(word 2,$(subst :, ,$(r))):$(word 3,$(subst :, ,$(r))),$(2)),$(r)))
+
 run: source
 	@rm -f $(BUILD)/results/*.ktap
 	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_run)"
 	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s guests-for \
 		RUN_GUESTS='$(foreach a,$(ARCHS),patched:$(a))' \
-		SKIP_GUESTS='$(FIRST_GUESTS_run)'" $(RUNS_patched)
+		SKIP_GUESTS='$(FIRST_GUESTS_run)'" \
+		--early "$(call early_runs,$(RUNS_patched),$(FIRST_GUESTS_run))" \
+		$(RUNS_patched)
 	@$(PY) scripts/summary.py --variants patched --runs "$(RUNS_patched)"
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
 	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_test)"
 	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s test-prep" \
+		--early "$(call early_runs,$(RUNS_patched) $(RUNS_stock),$(FIRST_GUESTS_test))" \
 		$(RUNS_patched) $(RUNS_stock)
 	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
 		--runs "$(RUNS_patched) $(RUNS_stock)"

@@ -5,11 +5,15 @@
 # test (our suite) or kselftest; give the longest first, they start in
 # that order.  A guest runs in one host thread (tcg,thread=single), so on
 # this 2-core machine two runs take about the time of the longer half.
-# Usage: run-boots.sh JOBS TEST_TIMEOUT KSELFTEST_TIMEOUT [--meanwhile CMD] RUN...
+# Usage: run-boots.sh JOBS TEST_TIMEOUT KSELFTEST_TIMEOUT
+#                     [--meanwhile CMD [--early "RUN..."]] RUN...
 # With --meanwhile, CMD (a shell command: the builds and checks the other
 # runs need) takes a slot of its own as soon as the first run has
 # started, and the other runs start once it has finished: the longest
-# run does not wait for what it does not need.
+# run does not wait for what it does not need.  --early "RUN..." names
+# runs that need nothing CMD does (their kernels and guests are built):
+# while CMD runs they take the slots it leaves free, in the order given
+# among the RUNs; the others wait for CMD, then go in that order.
 # The environment's CHURN_ROUNDS_<arch> and STRESS_ROUNDS_<arch> set the
 # churn and attach/detach stress rounds per arch; STRESS_ROUNDS_<variant>_<arch>,
 # where set, overrides the latter for one variant.
@@ -17,10 +21,14 @@
 set -uo pipefail
 jobs=$1 test_timeout=$2 kself_timeout=$3
 shift 3
-meanwhile=
+meanwhile= early=
 if [ "${1:-}" = --meanwhile ]; then
 	meanwhile=$2
 	shift 2
+	if [ "${1:-}" = --early ]; then
+		early=$2
+		shift 2
+	fi
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 t0=$(date +%s)
@@ -50,28 +58,68 @@ run_one() {
 	echo "=== done: $mode $variant $arch ($(elapsed)s elapsed)"
 }
 
-# CMD in the foreground, in the slot it takes.
+# CMD, in the slot it takes.
 run_meanwhile() {
 	echo "=== start: $meanwhile ($(elapsed)s elapsed)"
 	bash -c "$meanwhile"
 	echo "=== done: $meanwhile ($(elapsed)s elapsed)"
-	meanwhile=
+}
+
+# Wait for one child to end; if it is CMD, its slot is free again.
+pids=() cmd_pid=
+reap_one() {
+	local ended= p left=()
+	wait -n -p ended "${pids[@]}" $cmd_pid || true
+	if [ "$ended" = "$cmd_pid" ]; then
+		cmd_pid=
+		return
+	fi
+	for p in "${pids[@]}"; do
+		[ "$p" = "$ended" ] || left+=("$p")
+	done
+	pids=("${left[@]}")
 }
 
 # One slot only: nothing can run beside CMD.
-[ -n "$meanwhile" ] && [ "$jobs" -lt 2 ] && run_meanwhile
-running=0
-for run in "$@"; do
-	IFS=: read -r mode variant arch <<<"$run"
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
+if [ -n "$meanwhile" ] && [ "$jobs" -lt 2 ]; then
+	run_meanwhile
+	meanwhile=
+fi
+queue=("$@")
+while [ ${#queue[@]} -gt 0 ]; do
+	# The next run: while CMD runs, the first early one, if any is left.
+	pick=0
+	if [ -n "$cmd_pid" ]; then
+		pick=-1
+		for i in "${!queue[@]}"; do
+			case " $early " in *" ${queue[$i]} "*) pick=$i; break ;; esac
+		done
+		if [ "$pick" -lt 0 ]; then
+			reap_one
+			continue
+		fi
 	fi
+	while :; do
+		busy=${#pids[@]}
+		[ -z "$cmd_pid" ] || busy=$((busy + 1))
+		[ "$busy" -ge "$jobs" ] || break
+		reap_one
+	done
+	# CMD may have ended meanwhile: then list order again.
+	[ -n "$cmd_pid" ] || [ -n "$meanwhile" ] || pick=0
+	IFS=: read -r mode variant arch <<<"${queue[$pick]}"
+	queue=("${queue[@]:0:$pick}" "${queue[@]:$((pick + 1))}")
 	run_one "$mode" "$variant" "$arch" &
-	running=$((running + 1))
-	[ -n "$meanwhile" ] && run_meanwhile
+	pids+=($!)
+	if [ -n "$meanwhile" ]; then
+		run_meanwhile &
+		cmd_pid=$!
+		meanwhile=
+	fi
 done
-[ -n "$meanwhile" ] && run_meanwhile
+if [ -n "$meanwhile" ]; then
+	run_meanwhile
+fi
 wait
 echo "=== all QEMU runs done ($(elapsed)s elapsed)"
 exit 0
