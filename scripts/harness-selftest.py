@@ -537,6 +537,35 @@ def check_tracer_tests_boots():
         "patched kernel only (ran on: %s)" % ran)
 
 
+def check_run_boots_early():
+    """run-boots.sh: while CMD builds, only the --early runs take the free
+    slot, in list order; the others wait for CMD, then go in list order."""
+    root = tempfile.mkdtemp(prefix="run-boots-")
+    try:
+        os.makedirs(os.path.join(root, "scripts"))
+        shutil.copy(os.path.join(os.path.dirname(__file__), "run-boots.sh"),
+                    os.path.join(root, "scripts"))
+        stub = os.path.join(root, "scripts", "run-vm.sh")
+        with open(stub, "w") as f:
+            f.write("#!/bin/bash\n"
+                    "[ $2 = first ] && sleep 0.6 || sleep 0.2\n")
+        os.chmod(stub, 0o755)
+        out = subprocess.run(
+            ["bash", os.path.join(root, "scripts", "run-boots.sh"), "2",
+             "60", "60", "--meanwhile", "sleep 1.5", "--early",
+             "test:e1:a test:e2:a", "test:first:a", "test:late1:a",
+             "test:e1:a", "test:late2:a", "test:e2:a"],
+            capture_output=True, text=True, timeout=60).stdout
+    finally:
+        shutil.rmtree(root)
+    starts = re.findall(r"^=== start: (?:test (\S+) a|(sleep))", out, re.M)
+    order = [a or b for a, b in starts]
+    want = ["first", "sleep", "e1", "e2", "late1", "late2"]
+    return order == want, ("run-boots.sh --early: early runs beside the "
+                           "builds, the rest after them (started: %s)"
+                           % " ".join(order))
+
+
 def main():
     checks = [check_clean_run, check_lockdep_off,
               check_filter_selects_nothing, check_layout_free_skips,
@@ -544,7 +573,7 @@ def main():
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,
               check_call_paths_module_near, check_boot_stall,
-              check_tracer_tests_boots,
+              check_tracer_tests_boots, check_run_boots_early,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]
