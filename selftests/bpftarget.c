@@ -356,7 +356,7 @@ out:
  * it gives untraced.  The rounds' default suits make test; make preempt
  * (riscv64 built with PREEMPT) runs thousands (sleeptest.poke_rounds=).
  */
-#define POKE_ROUNDS 120
+#define POKE_ROUNDS 200
 #define POKE_REPEAT 16	/* runs of the program per BPF_PROG_TEST_RUN */
 #define POKE_CPUS 2
 
