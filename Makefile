@@ -237,9 +237,11 @@ guests: check-arch source
 # stock arm64 before it: each patched kernel starts from its stock
 # kernel's objects, scripts/kseed.sh), start that run, and meanwhile, in
 # the other slot, build every other kernel and guest, one at a time (make
-# test: stock first, and its static checks).  The other runs of those
-# first kernels follow in the first slot; the rest wait for the builds,
-# then go VM_JOBS at a time, longest first.
+# test: stock first, and its static checks).  guests-for names each
+# kernel whose guests are built in READY, and the runs of those kernels
+# take the first slot as it frees, beside the builds; the rest wait for
+# the builds, then go VM_JOBS at a time, longest first.
+READY := $(BUILD)/ready
 FIRST_GUESTS_run := patched:arm64
 FIRST_GUESTS_test := stock:arm64 patched:arm64
 # make guests-for RUN_GUESTS="VARIANT:ARCH..." SKIP_GUESTS="..."
@@ -247,7 +249,8 @@ guests-for:
 	@t0=$$(date +%s); for g in $(RUN_GUESTS); do \
 		case " $(SKIP_GUESTS) " in *" $$g "*) continue;; esac; \
 		echo "=== build $${g%%:*} $${g#*:} ($$(( $$(date +%s) - t0 ))s elapsed)"; \
-		$(MAKE) -s guests VARIANT=$${g%%:*} ARCH=$${g#*:} || true; done
+		$(MAKE) -s guests VARIANT=$${g%%:*} ARCH=$${g#*:} && \
+		mkdir -p $(READY) && touch $(READY)/$${g%%:*}-$${g#*:} || true; done
 BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
 	CHURN_ROUNDS_arm64=$(CHURN_ROUNDS_arm64) \
 	STRESS_ROUNDS_x86_64=$(STRESS_ROUNDS_x86_64) \
@@ -267,25 +270,23 @@ RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
 	test:stock:riscv64 \
 	test:stock:x86_64 kselftest:stock:x86_64
 
-# The runs of a list whose kernel and guests are among FIRST (variant:arch
-# words): make run and make test start them beside their other builds.
-early_runs = $(foreach r,$(1),$(if $(filter $(word 2,$(subst :, ,$(r))):$(word 3,$(subst :, ,$(r))),$(2)),$(r)))
-
 run: source
 	@rm -f $(BUILD)/results/*.ktap
+	@rm -rf $(READY)
 	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_run)"
 	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s guests-for \
 		RUN_GUESTS='$(foreach a,$(ARCHS),patched:$(a))' \
 		SKIP_GUESTS='$(FIRST_GUESTS_run)'" \
-		--early "$(call early_runs,$(RUNS_patched),$(FIRST_GUESTS_run))" \
+		--ready $(READY) \
 		$(RUNS_patched)
 	@$(PY) scripts/summary.py --variants patched --runs "$(RUNS_patched)"
 
 test: source
 	@rm -f $(BUILD)/results/*.ktap
+	@rm -rf $(READY)
 	@$(MAKE) -s guests-for RUN_GUESTS="$(FIRST_GUESTS_test)"
 	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s test-prep" \
-		--early "$(call early_runs,$(RUNS_patched) $(RUNS_stock),$(FIRST_GUESTS_test))" \
+		--ready $(READY) \
 		$(RUNS_patched) $(RUNS_stock)
 	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
 		--runs "$(RUNS_patched) $(RUNS_stock)"

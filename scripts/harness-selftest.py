@@ -537,12 +537,15 @@ def check_tracer_tests_boots():
         "patched kernel only (ran on: %s)" % ran)
 
 
-def check_run_boots_early():
-    """run-boots.sh: while CMD builds, only the --early runs take the free
-    slot, in list order; the others wait for CMD, then go in list order."""
+def check_run_boots_ready():
+    """run-boots.sh: while CMD builds, only the runs it has made ready
+    (--ready DIR) take the free slot, in list order; the others wait for
+    CMD, then go in list order."""
     root = tempfile.mkdtemp(prefix="run-boots-")
+    ready = os.path.join(root, "ready")
     try:
         os.makedirs(os.path.join(root, "scripts"))
+        os.makedirs(ready)
         shutil.copy(os.path.join(os.path.dirname(__file__), "run-boots.sh"),
                     os.path.join(root, "scripts"))
         stub = os.path.join(root, "scripts", "run-vm.sh")
@@ -550,21 +553,22 @@ def check_run_boots_early():
             f.write("#!/bin/bash\n"
                     "[ $2 = first ] && sleep 0.6 || sleep 0.2\n")
         os.chmod(stub, 0o755)
+        cmd = ("sleep 0.3; touch {0}/e1-a; sleep 1; touch {0}/e2-a; "
+               "sleep 1".format(ready))
         out = subprocess.run(
             ["bash", os.path.join(root, "scripts", "run-boots.sh"), "2",
-             "60", "60", "--meanwhile", "sleep 1.5", "--early",
-             "test:e1:a test:e2:a", "test:first:a", "test:late1:a",
-             "test:e1:a", "test:late2:a", "test:e2:a"],
-            capture_output=True, text=True, timeout=60).stdout
+             "60", "60", "--meanwhile", cmd, "--ready", ready,
+             "test:first:a", "test:late1:a", "test:e1:a", "test:late2:a",
+             "test:e2:a"], capture_output=True, text=True, timeout=60,
+            env=dict(os.environ, RUN_BOOTS_TICK="0.1")).stdout
     finally:
         shutil.rmtree(root)
     starts = re.findall(r"^=== start: (?:test (\S+) a|(sleep))", out, re.M)
     order = [a or b for a, b in starts]
     want = ["first", "sleep", "e1", "e2", "late1", "late2"]
-    return order == want, ("run-boots.sh --early: early runs beside the "
-                           "builds, the rest after them (started: %s)"
+    return order == want, ("run-boots.sh --ready: runs made ready beside "
+                           "the builds, the rest after them (started: %s)"
                            % " ".join(order))
-
 
 def main():
     checks = [check_clean_run, check_lockdep_off,
@@ -573,7 +577,7 @@ def main():
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,
               check_call_paths_module_near, check_boot_stall,
-              check_tracer_tests_boots, check_run_boots_early,
+              check_tracer_tests_boots, check_run_boots_ready,
               lambda: check_call_paths_one_boot("x86_64"),
               lambda: check_call_paths_one_boot("riscv64")] + [
         (lambda k=k, v=v: check_report(k, v)) for k, v in REPORTS.items()]

@@ -6,14 +6,15 @@
 # that order.  A guest runs in one host thread (tcg,thread=single), so on
 # this 2-core machine two runs take about the time of the longer half.
 # Usage: run-boots.sh JOBS TEST_TIMEOUT KSELFTEST_TIMEOUT
-#                     [--meanwhile CMD [--early "RUN..."]] RUN...
+#                     [--meanwhile CMD [--ready DIR]] RUN...
 # With --meanwhile, CMD (a shell command: the builds and checks the other
 # runs need) takes a slot of its own as soon as the first run has
 # started, and the other runs start once it has finished: the longest
-# run does not wait for what it does not need.  --early "RUN..." names
-# runs that need nothing CMD does (their kernels and guests are built):
-# while CMD runs they take the slots it leaves free, in the order given
-# among the RUNs; the others wait for CMD, then go in that order.
+# run does not wait for what it does not need.  With --ready DIR, CMD
+# says in DIR which kernels it has built with their guests (a file
+# VARIANT-ARCH each): while it runs, a run whose file is there takes a
+# slot it leaves free, in the order given; the others wait for CMD, then
+# go in that order.
 # The environment's CHURN_ROUNDS_<arch> and STRESS_ROUNDS_<arch> set the
 # churn and attach/detach stress rounds per arch; STRESS_ROUNDS_<variant>_<arch>,
 # where set, overrides the latter for one variant.
@@ -21,12 +22,12 @@
 set -uo pipefail
 jobs=$1 test_timeout=$2 kself_timeout=$3
 shift 3
-meanwhile= early=
+meanwhile= ready_dir=
 if [ "${1:-}" = --meanwhile ]; then
 	meanwhile=$2
 	shift 2
-	if [ "${1:-}" = --early ]; then
-		early=$2
+	if [ "${1:-}" = --ready ]; then
+		ready_dir=$2
 		shift 2
 	fi
 fi
@@ -65,11 +66,21 @@ run_meanwhile() {
 	echo "=== done: $meanwhile ($(elapsed)s elapsed)"
 }
 
-# Wait for one child to end; if it is CMD, its slot is free again.
-pids=() cmd_pid=
+# Wait for one child to end; if it is CMD, its slot is free again.  While
+# CMD builds, also return every 5 s (RUN_BOOTS_TICK) to look for runs it
+# made ready.
+pids=() cmd_pid= tick_pid=
 reap_one() {
 	local ended= p left=()
-	wait -n -p ended "${pids[@]}" $cmd_pid || true
+	if [ -n "$ready_dir" ] && [ -n "$cmd_pid" ] && [ -z "$tick_pid" ]; then
+		sleep "${RUN_BOOTS_TICK:-5}" &
+		tick_pid=$!
+	fi
+	wait -n -p ended "${pids[@]}" $cmd_pid $tick_pid || true
+	if [ "$ended" = "$tick_pid" ]; then
+		tick_pid=
+		return
+	fi
 	if [ "$ended" = "$cmd_pid" ]; then
 		cmd_pid=
 		return
@@ -87,12 +98,17 @@ if [ -n "$meanwhile" ] && [ "$jobs" -lt 2 ]; then
 fi
 queue=("$@")
 while [ ${#queue[@]} -gt 0 ]; do
-	# The next run: while CMD runs, the first early one, if any is left.
+	# The next run: while CMD runs, the first one it made ready.
 	pick=0
 	if [ -n "$cmd_pid" ]; then
 		pick=-1
 		for i in "${!queue[@]}"; do
-			case " $early " in *" ${queue[$i]} "*) pick=$i; break ;; esac
+			IFS=: read -r mode variant arch <<<"${queue[$i]}"
+			if [ -n "$ready_dir" ] &&
+			   [ -e "$ready_dir/$variant-$arch" ]; then
+				pick=$i
+				break
+			fi
 		done
 		if [ "$pick" -lt 0 ]; then
 			reap_one
@@ -120,6 +136,7 @@ done
 if [ -n "$meanwhile" ]; then
 	run_meanwhile
 fi
+[ -z "$tick_pid" ] || kill "$tick_pid" 2>/dev/null
 wait
 echo "=== all QEMU runs done ($(elapsed)s elapsed)"
 exit 0
