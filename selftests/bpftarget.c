@@ -280,6 +280,21 @@ static void run_caller_extended(struct subprog_ret *t,
 	      t->bss->caller_bad, retval);
 }
 
+/* freplace_far.bpf.c's extension of sub_wide() in the program at fd. */
+static struct freplace_far *load_extension(int fd)
+{
+	struct freplace_far *ext = freplace_far__open();
+
+	if (!CHECK(ext, "open failed"))
+		return NULL;
+	bpf_program__set_attach_target(ext->progs.new_sub_wide, fd, "sub_wide");
+	if (!CHECK_ERR(freplace_far__load(ext), "load the extension")) {
+		freplace_far__destroy(ext);
+		return NULL;
+	}
+	return ext;
+}
+
 /*
  * freplace executed: an extension of a global subprogram loaded after
  * FILLER_PROGS other programs, so far from its target (riscv64's BPF
@@ -306,11 +321,8 @@ void test_freplace_far_target(void)
 			   strerror(errno)))
 			goto out;
 	}
-	ext = freplace_far__open();
-	if (!CHECK(ext, "open failed"))
-		goto out;
-	bpf_program__set_attach_target(ext->progs.new_sub_wide, fd, "sub_wide");
-	if (!CHECK_ERR(freplace_far__load(ext), "load the extension"))
+	ext = load_extension(fd);
+	if (!ext)
 		goto out;
 	target_at = prog_addr(fd);
 	ext_at = prog_addr(bpf_program__fd(ext->progs.new_sub_wide));
@@ -459,11 +471,8 @@ void test_bpf_entry_attach_race(void)
 	if (!CHECK(ids[0] && ids[2], "no BTF ids for subprog_caller (%u), sub_wide (%u)",
 		   ids[0], ids[2]))
 		goto out;
-	ext = freplace_far__open();
-	if (!CHECK(ext, "open failed"))
-		goto out;
-	bpf_program__set_attach_target(ext->progs.new_sub_wide, fd, "sub_wide");
-	if (!CHECK_ERR(freplace_far__load(ext), "load the extension"))
+	ext = load_extension(fd);
+	if (!ext)
 		goto out;
 
 	for (i = 0; i < POKE_CPUS; i++) {
