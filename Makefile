@@ -78,7 +78,9 @@ help:
 	@echo "make bti                       arm64 patched kernel built with clang and in-kernel BTI (VARIANT=bti), our suite"
 	@echo "make nomodrwx [ARCH=a] [T=filter]  the patched kernel with STRICT_MODULE_RWX off (VARIANT=nomodrwx,"
 	@echo "                               riscv64 unless ARCH is given), our suite"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti or nomodrwx"
+	@echo "make preempt [ARCH=a] [PREEMPT_ROUNDS=n]  the patched kernel with PREEMPT (VARIANT=preempt, riscv64"
+	@echo "                               unless ARCH is given), bpf_entry_attach_race with 4,000 rounds"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx or preempt"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make patches                   export the series with git format-patch to build/patches"
@@ -96,10 +98,10 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|bench-stock|bench-patched) ;; \
+	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|preempt|bench-stock|bench-patched) ;; \
 	bench-upstream) scripts/install-deps.sh upstream && \
 		flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream;; \
-	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx," \
+	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx, preempt," \
 		"bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
