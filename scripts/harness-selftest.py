@@ -71,6 +71,25 @@ def check_lockdep_off():
         % got)
 
 
+def check_killed_by_signal():
+    """A suite killed by a signal names the case that ran and carries the
+    kernel's report of the fault with the user registers."""
+    text = finished("KTAP version 1\n1..3\nok 1 first\n",
+                    dmesg="[ 1.0] sleeptest-case: second\n"
+                    "[ 2.0] sleeptest[90]: unhandled signal 11 code 0x1 at "
+                    "0x0 in sleeptest[10000+20000]\n[ 2.0] epc : 0000000000"
+                    "010abc ra : 0000000000010a00\n").replace(
+                        "rc=0", "rc=139")
+    diag = judge(text).get("sleeptest_exit", (0, "missing", 0, []))[3]
+    want = ["# /sleeptest exited with 139",
+            "# killed by signal 11 while case second ran"]
+    ok = diag[:2] == want and any("unhandled signal 11" in d
+                                  for d in diag) and \
+        any("epc :" in d for d in diag)
+    return ok, ("a suite killed by SIGSEGV fails sleeptest_exit naming the "
+                "running case and the kernel's fault report (%s)" % diag[:3])
+
+
 def check_layout_free_skips():
     """The arm64 nokaslr boot leaves LAYOUT_FREE_CASES to the KASLR boot:
     they are passed to the guest's -x and reported as SKIP (not a pass,
@@ -579,7 +598,7 @@ def check_run_boots_ready():
                 "after: %s)" % (" ".join(before), " ".join(after)))
 
 def main():
-    checks = [check_clean_run, check_lockdep_off,
+    checks = [check_clean_run, check_lockdep_off, check_killed_by_signal,
               check_filter_selects_nothing, check_layout_free_skips,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,

@@ -12,13 +12,12 @@
 # bench-stock, bench-patched and bench-upstream (6.12) are the production
 # configurations of make bench; <arch>-upstream holds what only 6.12 has.
 # Fragments that do not exist for an architecture are skipped.
+# <arch>-patched holds what only the series' test kernels set.
 case $1 in
-stock|patched)
-	FRAGS=("$ARCHNAME-layout") SRCVARIANT=$1 ;;
-kasan)	FRAGS=("$ARCHNAME-layout" kasan) SRCVARIANT=patched ;;
-bti)	FRAGS=("$ARCHNAME-layout" bti) SRCVARIANT=patched ;;
-nomodrwx) FRAGS=("$ARCHNAME-layout" nomodrwx) SRCVARIANT=patched ;;
-preempt) FRAGS=("$ARCHNAME-layout" preempt) SRCVARIANT=patched ;;
+stock)	FRAGS=("$ARCHNAME-layout") SRCVARIANT=stock ;;
+patched) FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched") SRCVARIANT=patched ;;
+kasan|bti|nomodrwx|preempt)
+	FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched" "$1") SRCVARIANT=patched ;;
 bench-stock|bench-patched)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
 	SRCVARIANT=${1#bench-} ;;

@@ -721,8 +721,32 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
         results.append((KERNEL_LOG, "pass", None, []))
     if out is not None and rc not in (0, 1):
         results.append(("sleeptest_exit", "fail", None,
-                        ["# /sleeptest exited with %s" % rc]))
+                        ["# /sleeptest exited with %s" % rc] +
+                        ["# " + l for l in killed_by_signal(text, rc)]))
     return results
+
+
+# The kernel's report of a user task killed by a signal it did not handle
+# (x86 "segfault at", arm64 "unhandled exception", riscv "unhandled
+# signal"), followed by the task's registers.
+USER_FAULT = re.compile(r"\[\d+\]: (segfault at|unhandled (signal|exception))")
+
+
+def killed_by_signal(text, rc):
+    """For an exit status of 128 + signal: the case that was running (the
+    last case mark) and the kernel's report of the fault with the user
+    registers, so that a crash in CI can be read from its output."""
+    if rc is None or rc <= 128:
+        return []
+    marks = CASE_MARK.findall(text)
+    lines = ["killed by signal %d while case %s ran" %
+             (rc - 128, marks[-1] if marks else "?")]
+    console = text.splitlines()
+    for i, line in enumerate(console):
+        if USER_FAULT.search(line):
+            lines += [l.rstrip() for l in console[i:i + 24]]
+            break
+    return lines
 
 
 def project_commit():

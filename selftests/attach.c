@@ -7,6 +7,7 @@
 #include "sleeptest.h"
 #include "glue.h"
 #include <sys/stat.h>
+#include <bpf/btf.h>
 
 #include "argshape.skel.h"
 #include "attach.skel.h"
@@ -721,4 +722,126 @@ out:
 	argshape__destroy(skel);
 	err = unload_test_module();
 	CHECK(!err, "delete_module: %s", strerror(-err));
+}
+
+/*
+ * Many functions, one after another: a fentry program attached to and
+ * detached from VENEER_FUNCS distinct syscall functions in turn, as a
+ * bpftrace wildcard or retsnoop does, and then one more.  On arm64 with
+ * KASLR each call site reaches its trampoline through a veneer of its own
+ * in the kernel image; the test kernels have 64 (kconfig/arm64-patched.
+ * config), so unless veneers are given back when their call site is
+ * disabled, the last function would find them all taken and go through
+ * ftrace_regs_caller.  Elsewhere every call site branches to its
+ * trampoline directly, and the case checks that many attaches and
+ * detaches on distinct functions all work.
+ */
+#define VENEER_FUNCS 72
+
+static const struct bpf_insn fentry_ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* Up to max syscall functions with ftrace call sites, into names. */
+static int syscall_functions(const char *prefix, char (*names)[64], int max)
+{
+	FILE *f = fopen("/sys/kernel/tracing/available_filter_functions",
+			"r");
+	size_t len = strlen(prefix);
+	char line[256];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \n")] = 0;
+		if (strncmp(line, prefix, len) || strlen(line) >= 64)
+			continue;
+		strcpy(names[n++], line);
+	}
+	fclose(f);
+	return n;
+}
+
+/* A fentry program on vmlinux function fn, attached: its link's fd. */
+static int fentry_ret0_attach(struct btf *vmlinux, const char *fn,
+			      int *prog_fd)
+{
+	int id = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC), fd;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = id);
+
+	if (id <= 0)
+		return -ENOENT;
+	*prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL",
+				 fentry_ret0, 2, &opts);
+	if (*prog_fd < 0)
+		return -errno;
+	fd = bpf_raw_tracepoint_open(NULL, *prog_fd);
+	if (fd < 0) {
+		fd = -errno;
+		close(*prog_fd);
+	}
+	return fd;
+}
+
+void test_veneer_reclaim(void)
+{
+	static char names[VENEER_FUNCS + 16][64];
+	int n, i, done = 0, refused = 0, link_fd, prog_fd, err = 0;
+	char prefix[64], *at;
+	const char *path;
+	struct btf *vmlinux;
+	double t0;
+
+	snprintf(prefix, sizeof(prefix), "%s", sys_fn("getpgid"));
+	at = strstr(prefix, "getpgid");
+	if (!CHECK(at, "no syscall function prefix in %s", prefix))
+		return;
+	*at = 0;
+	n = syscall_functions(prefix, names, VENEER_FUNCS + 16);
+	if (!CHECK(n > VENEER_FUNCS, "%d functions named %s* in "
+		   "available_filter_functions (%s), want more than %d", n,
+		   prefix, n < 0 ? strerror(-n) : "ok", VENEER_FUNCS))
+		return;
+	vmlinux = btf__load_vmlinux_btf();
+	if (!CHECK(vmlinux, "vmlinux BTF: %s", strerror(errno)))
+		return;
+	t0 = mono_seconds();
+	/* the last name is kept for the check after the others */
+	for (i = 0; i < n - 1 && done < VENEER_FUNCS; i++) {
+		link_fd = fentry_ret0_attach(vmlinux, names[i], &prog_fd);
+		if (link_fd == -ENOENT || link_fd == -EINVAL) {
+			refused++;	/* not in BTF, or not attachable */
+			continue;
+		}
+		if (link_fd < 0) {
+			err = link_fd;
+			break;
+		}
+		close(link_fd);
+		close(prog_fd);
+		done++;
+	}
+	if (!CHECK(!err && done == VENEER_FUNCS, "attach to %s (function %d, "
+		   "%d done, %d refused): %d (%s)", names[i], i + 1, done,
+		   refused, err, strerror(-err)))
+		goto out;
+	diag("veneers: %d functions attached and detached one after another "
+	     "in %.1f s (%d refused)", done, mono_seconds() - t0, refused);
+	/* what was given back is free once its grace period has passed */
+	sleep_ms(1000);
+	link_fd = fentry_ret0_attach(vmlinux, names[n - 1], &prog_fd);
+	if (!CHECK_ERR(link_fd < 0 ? link_fd : 0, names[n - 1]))
+		goto out;
+	path = report_call_path(names[n - 1]);
+	CHECK(path && strcmp(path, "out-of-range"),
+	      "after %d functions, %s reaches its trampoline through %s",
+	      done, names[n - 1], path ? path : "an unknown path");
+	close(link_fd);
+	close(prog_fd);
+out:
+	btf__free(vmlinux);
 }

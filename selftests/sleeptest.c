@@ -532,7 +532,7 @@ static const char *call_path_observed(const char *fn,
 }
 #endif
 
-void report_call_path(const char *fn)
+const char *report_call_path(const char *fn)
 {
 	unsigned long long addr, fn_addr = 0, key;
 	char line[512], name[256], tag[80], modtag[80], mod[64];
@@ -549,28 +549,28 @@ void report_call_path(const char *fn)
 	if (err) {
 		call_path_unknown(fn, "not in %s: %d (%s)", ENABLED_FUNCTIONS,
 				  err, strerror(-err));
-		return;
+		return NULL;
 	}
 	if (refs > 1) {
 		diag("call-path: %s shared", fn);
-		return;
+		return "shared";
 	}
 	if (refs != 1) {
 		call_path_unknown(fn, "ftrace refcount %ld in %s", refs,
 				  ENABLED_FUNCTIONS);
-		return;
+		return NULL;
 	}
 	err = kernel_func_btf(fn, &obj_id, &type_id, mod, sizeof(mod));
 	if (err) {
 		call_path_unknown(fn, "not found in kernel BTF: %d (%s)", err,
 				  strerror(-err));
-		return;
+		return NULL;
 	}
 	snprintf(modtag, sizeof(modtag), "[%s]", mod);
 	f = fopen("/proc/kallsyms", "r");
 	if (!f) {
 		call_path_unknown(fn, "/proc/kallsyms: %s", strerror(errno));
-		return;
+		return NULL;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		tag[0] = 0;
@@ -613,18 +613,18 @@ void report_call_path(const char *fn)
 	if (fn_seen && !fn_addr) {
 		call_path_unknown(fn, "/proc/kallsyms shows zero addresses "
 				  "(kptr_restrict?)");
-		return;
+		return NULL;
 	}
 	if (!fn_seen) {
 		call_path_unknown(fn, "no address for %s%s in /proc/kallsyms",
 				  fn, mod[0] ? modtag : "");
-		return;
+		return NULL;
 	}
 	if (!nr) {
 		call_path_unknown(fn, "no bpf_trampoline_* for BTF object %u "
 				  "type %u in /proc/kallsyms (bpf_jit_kallsyms "
 				  "off?)", obj_id, type_id);
-		return;
+		return NULL;
 	}
 	/*
 	 * Several images share the name while an old one retires; the newest
@@ -632,9 +632,9 @@ void report_call_path(const char *fn)
 	 */
 	pick = nr - 1;
 	path = call_path_observed(fn, fn_addr, tramps[pick], &ct);
-	if (!path)
-		return;
-	diag("call-path: %s %s", fn, path);
+	if (path)
+		diag("call-path: %s %s", fn, path);
+	return path;
 }
 
 void sleep_ms(long ms)
@@ -857,6 +857,7 @@ static const struct test_case cases[] = {
 	  test_function_tracer_and_trampoline },
 	{ "kprobe_and_trampoline", test_kprobe_and_trampoline },
 	{ "module_function", test_module_function },
+	{ "veneer_reclaim", test_veneer_reclaim },
 	{ "argument_shapes", test_argument_shapes },
 	{ "direct_call_keeps_arguments", test_direct_call_keeps_arguments },
 	{ "trampoline_on_bpf_prog", test_trampoline_on_bpf_prog },

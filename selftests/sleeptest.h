@@ -64,7 +64,8 @@ char *sys_fn(const char *name);
 int attach_prog(struct bpf_program *prog, struct bpf_link **link);
 int kernel_func_btf(const char *fn, __u32 *obj_id, __u32 *type_id,
 		    char *mod, size_t mod_len);
-void report_call_path(const char *fn);
+/* Prints and returns "direct", "veneer", "out-of-range" or "shared". */
+const char *report_call_path(const char *fn);
 int run_bench(long iters, int runs);
 void sleep_ms(long ms);
 int counter_moves(volatile long *counter, long start);
@@ -136,6 +137,7 @@ void test_kprobe_and_trampoline(void);
 void test_module_function(void);
 void test_recursion_guard_direct(void);
 void test_trampoline_on_bpf_prog(void);
+void test_veneer_reclaim(void);
 void test_argument_shapes(void);
 void test_direct_call_keeps_arguments(void);
 
