@@ -61,7 +61,7 @@ export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
 .PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx preempt \
-	distro-check guests \
+	distro-check distro-boot guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream guests-for test-prep
 
@@ -83,6 +83,8 @@ help:
 	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx or preempt"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
+	@echo "make distro-boot ARCH=a [VARIANT=patched|stock] [T=filter]  a kernel from Debian's own 6.1 config"
+	@echo "                               (x86_64, arm64; most modules left out), our suite in QEMU"
 	@echo "make patches                   export the series with git format-patch to build/patches"
 	@echo "make quilt                     the series as debian/patches/ (DEP-3 headers, series file) in build/quilt"
 	@echo "make tables [SHORT=1] [CASES=1] the results in build/results as Markdown (the README's tables)"
@@ -142,6 +144,24 @@ mutants: deps
 vmtest: kernel user
 	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \
 		scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+
+# A kernel from Debian's own configuration (scripts/distro-config.sh:
+# every built-in option as Debian has it, modules but a few left out),
+# stock or with the series, booted with our suite.  Not in make test: its
+# build is several times a test kernel's.
+DISTRO_ARCHS := x86_64 arm64
+DISTRO_TIMEOUT ?= 2400
+distro-boot: source
+	@case " $(DISTRO_ARCHS) " in *" $(ARCH) "*) ;; *) \
+		echo "make distro-boot: no Debian 6.1 configuration for ARCH=$(ARCH) (have: $(DISTRO_ARCHS))" >&2; \
+		exit 2;; esac
+	@case "$(VARIANT)" in stock|patched) ;; *) \
+		echo "make distro-boot: VARIANT=stock or VARIANT=patched" >&2; exit 2;; esac
+	@scripts/distro-config.sh boot $(ARCH) $(BUILD)/dl/linux-config/boot-$(ARCH).config
+	@scripts/kbuild.sh distro-$(VARIANT) $(ARCH)
+	@scripts/build-guest.sh distro-$(VARIANT) $(ARCH)
+	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \
+		scripts/run-vm.sh test distro-$(VARIANT) $(ARCH) "$(T)" $(DISTRO_TIMEOUT)
 
 # The kernel's own BPF selftests for trampolines, LSM and sleepable
 # programs (selftests/kselftest/tests), one QEMU run.

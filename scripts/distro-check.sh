@@ -36,22 +36,7 @@ arm64_want=(CONFIG_RANDOMIZE_BASE=y CONFIG_ARM64_MODULE_PLTS=y
 	CONFIG_RANDOMIZE_MODULE_REGION_FULL=y CONFIG_SLUB=y)
 
 cfgdir=$build/dl/linux-config
-fetch_configs() {
-	local deb
-	[ -f "$cfgdir/config.arm64_none_arm64.xz" ] &&
-		[ -f "$cfgdir/config.amd64_none_amd64.xz" ] && return 0
-	mkdir -p "$cfgdir/arm64"
-	# The amd64 configs come with the installed package (make deps); the
-	# arm64 ones from the arm64 package, unpacked through a private apt
-	# configuration (foreign-sysroot.sh), not installed.
-	cp /usr/src/linux-config-6.1/config.amd64_none_amd64.xz "$cfgdir/"
-	"$root/scripts/foreign-sysroot.sh" arm64 bookworm "$cfgdir/arm64/x" \
-		linux-config-6.1 || {
-		echo "distro-check: could not fetch linux-config-6.1 for arm64" >&2
-		return 1
-	}
-	cp "$cfgdir/arm64/x/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" "$cfgdir/"
-}
+fetch_configs() { "$root/scripts/distro-config.sh" fetch; }
 
 dc_cache=${DISTRO_CHECK_CACHE:-$HOME/.cache/sleep-tramp/distro-check}
 

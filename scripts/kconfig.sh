@@ -3,6 +3,7 @@
 # Generate the test kernel's .config: tinyconfig + Kconfig.sleep +
 # kconfig/<arch>.config + the variant's fragments that exist
 # (scripts/variant.sh), olddefconfig, then check every requested option.
+# A distro variant starts from Debian's configuration instead.
 # Usage: kconfig.sh SRC OBJ ARCH VARIANT
 set -euo pipefail
 src=$1 obj=$2 arch=$3 variant=$4
@@ -14,7 +15,17 @@ work=$obj/../kconfig-$arch
 mkdir -p "$obj" "$work"
 mapfile -t frags < <(config_fragments)
 mk=(make -s -C "$src" O="$work" ARCH="$KARCH" "${TOOLCHAIN[@]}")
-"${mk[@]}" tinyconfig >/dev/null
+if [ -n "$BASECONFIG" ]; then
+	# a whole configuration (the distro variants): only the fragments
+	# after it are merged and checked
+	[ -f "$BASECONFIG" ] || {
+		echo "kconfig: $BASECONFIG missing (scripts/distro-config.sh boot $arch $BASECONFIG)" >&2
+		exit 1; }
+	cp "$BASECONFIG" "$work/.config"
+	frags=("${frags[@]:1}")
+else
+	"${mk[@]}" tinyconfig >/dev/null
+fi
 # merge_config.sh warns about every redefinition; the fragments override
 # tinyconfig on purpose, so keep its output for failures only.
 if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$work" \

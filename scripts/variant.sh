@@ -13,11 +13,16 @@
 # configurations of make bench; <arch>-upstream holds what only 6.12 has.
 # Fragments that do not exist for an architecture are skipped.
 # <arch>-patched holds what only the series' test kernels set.
+BASECONFIG=
 case $1 in
 stock)	FRAGS=("$ARCHNAME-layout") SRCVARIANT=stock ;;
 patched) FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched") SRCVARIANT=patched ;;
 kasan|bti|nomodrwx|preempt)
 	FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched" "$1") SRCVARIANT=patched ;;
+distro-stock|distro-patched)
+	# Debian's configuration (scripts/distro-config.sh), then ours on top
+	FRAGS=(distro) SRCVARIANT=${1#distro-}
+	BASECONFIG=${BUILD_DIR:-$root/build}/dl/linux-config/boot-$ARCHNAME.config ;;
 bench-stock|bench-patched)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
 	SRCVARIANT=${1#bench-} ;;
@@ -25,7 +30,8 @@ bench-upstream)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench" "$ARCHNAME-upstream")
 	SRCVARIANT=upstream ;;
 *)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx, preempt," \
-		"bench-stock, bench-patched, bench-upstream)" >&2
+		"distro-stock, distro-patched, bench-stock, bench-patched," \
+		"bench-upstream)" >&2
 	exit 2 ;;
 esac
 if [ "$1" = bti ]; then
@@ -38,10 +44,16 @@ fi
 # The config fragment files this kernel merges, in order (later ones
 # override earlier ones): kconfig.sh merges them, kcache.sh hashes them.
 # Needs $root.
+# A variant with a BASECONFIG (a whole configuration) starts from it and
+# lists it first; kconfig.sh then merges and checks only the fragments.
 config_fragments() {
 	local frag
-	echo "$root/Kconfig.sleep"
-	echo "$root/kconfig/$ARCHNAME.config"
+	if [ -n "${BASECONFIG:-}" ]; then
+		echo "$BASECONFIG"
+	else
+		echo "$root/Kconfig.sleep"
+		echo "$root/kconfig/$ARCHNAME.config"
+	fi
 	for frag in "${FRAGS[@]}"; do
 		[ -f "$root/kconfig/$frag.config" ] &&
 			echo "$root/kconfig/$frag.config"

@@ -79,6 +79,8 @@ BOOTS = {
     ("arm64", "stock"): [("", "", "kaslr")],
     ("arm64", "kasan"): [("", "", "kaslr")],
     ("arm64", "bti"): [("", "", "kaslr")],
+    ("arm64", "distro-stock"): [("", "", "kaslr")],
+    ("arm64", "distro-patched"): [("", "", "kaslr")],
     ("arm64", "bench-stock"): [("", "", "kaslr")],
     ("arm64", "bench-patched"): [("", "", "kaslr"),
                                  ("-nokaslr", "nokaslr", "nokaslr")],
@@ -690,11 +692,12 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
                                            "want 2" % n]))
     # Every test kernel has lockdep (Kconfig.sleep): a run whose lockdep
     # turned itself off would pass a lock-order bug unseen.  The bench
-    # kernels (make bench, make glue-upstream) are production
-    # configurations, without it.
+    # kernels (make bench, make glue-upstream) and the distro ones (make
+    # distro-boot, Debian's configuration) are production configurations,
+    # without it.
     locks = re.search(r"^sleeptest: debug_locks ?(\S*)", text, re.M)
     if out is not None and \
-            not getattr(a, "variant", "").startswith("bench-"):
+            not getattr(a, "variant", "").startswith(("bench-", "distro-")):
         state = locks.group(1) if locks else None
         results.append(("lockdep_on", "pass" if state == "1" else "fail",
                         None, [] if state == "1" else [
