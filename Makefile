@@ -100,11 +100,11 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|preempt|bench-stock|bench-patched) ;; \
+	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|preempt|distro-stock|distro-patched|bench-stock|bench-patched) ;; \
 	bench-upstream) scripts/install-deps.sh upstream && \
 		flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream;; \
 	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx, preempt," \
-		"bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
+		"distro-stock, distro-patched, bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
 deps:
@@ -157,7 +157,6 @@ distro-boot: source
 		exit 2;; esac
 	@case "$(VARIANT)" in stock|patched) ;; *) \
 		echo "make distro-boot: VARIANT=stock or VARIANT=patched" >&2; exit 2;; esac
-	@scripts/distro-config.sh boot $(ARCH) $(BUILD)/dl/linux-config/boot-$(ARCH).config
 	@scripts/kbuild.sh distro-$(VARIANT) $(ARCH)
 	@scripts/build-guest.sh distro-$(VARIANT) $(ARCH)
 	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \

@@ -31,6 +31,10 @@ for tool in "${CROSS}gcc" ccache pahole flex bison bc zstd git $([ "$variant" = 
 		echo "kbuild: '$tool' not found (make deps installs it)" >&2; exit 1; }
 done
 
+# A distro variant's base configuration, which the key covers.
+if [ -n "$BASECONFIG" ]; then
+	"$root/scripts/distro-config.sh" boot "$arch" "$BASECONFIG"
+fi
 . "$root/scripts/buildenv.sh"
 . "$root/scripts/kcache.sh"
 key=$(kcache_key)
