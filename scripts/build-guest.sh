@@ -40,9 +40,22 @@ bench-*)
 	extra+=("$out/kbench/bench")
 	[ "$arch" != riscv64 ] || extra+=("$out/kbench/bench-riscv-sys") ;;
 esac
+# A distro kernel's modules (scripts/distro-config.sh keeps a few), which
+# /init loads with modprobe before the suite.
+case $variant in
+distro-*)
+	rm -rf "$out/modroot"
+	make -s -C "$obj" ARCH="$KARCH" "${TOOLCHAIN[@]}" \
+		INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+		modules_install > "$out/modules_install.log" 2>&1 ||
+		{ cat "$out/modules_install.log"; exit 1; }
+	echo "ext4 virtio_pci virtio_blk virtio_net" > "$out/boot-modules"
+	extra+=("$out/modroot/lib" "$out/boot-modules") ;;
+esac
 if [ ! -f "$out/initramfs.cpio.gz" ] ||
 	[ -n "$(find "$out/sleeptest" "${extra[@]}" "$root/scripts/guest-init.sh" \
-		"$root/scripts/mkinitramfs.sh" -newer "$out/initramfs.cpio.gz")" ]; then
+		"$root/scripts/mkinitramfs.sh" -newer "$out/initramfs.cpio.gz" \
+		-print -quit)" ]; then
 	"$root/scripts/mkinitramfs.sh" "$arch" "$out/sleeptest" \
 		"$out/initramfs.cpio.gz" "${extra[@]}"
 fi

@@ -15,6 +15,16 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t securityfs securityfs /sys/kernel/security
 hostname sleeptest
+# A distro kernel's modules (make distro-boot): each must load.
+if [ -f /boot-modules ]; then
+	for m in $(cat /boot-modules); do
+		if modprobe "$m"; then
+			echo "sleeptest: module $m loaded"
+		else
+			echo "sleeptest: module $m failed to load"
+		fi
+	done
+fi
 
 args=$(sed -n 's/.*sleeptest\.args="\([^"]*\)".*/\1/p' /proc/cmdline)
 # Rounds of the trampoline churn cases (make test runs fewer than make kasan)

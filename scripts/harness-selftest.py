@@ -90,6 +90,22 @@ def check_killed_by_signal():
                 "running case and the kernel's fault report (%s)" % diag[:3])
 
 
+def check_boot_modules():
+    """A distro kernel's module that does not load fails boot_modules;
+    a run that loads none (the test kernels) has no such result."""
+    ok_text = finished(ALL_OK).replace(
+        "sleeptest: debug_locks", "sleeptest: module ext4 loaded\n"
+        "sleeptest: debug_locks")
+    bad_text = ok_text.replace(
+        "sleeptest: module ext4 loaded\n", "sleeptest: module ext4 loaded\n"
+        "sleeptest: module virtio_blk failed to load\n")
+    got = [status(judge(t), "boot_modules")
+           for t in (ok_text, bad_text, finished(ALL_OK))]
+    return got == ["pass", "fail", "missing"], (
+        "boot_modules passes when every listed module loaded, fails when "
+        "one did not, and is absent without modules (%s)" % got)
+
+
 def check_layout_free_skips():
     """The arm64 nokaslr boot leaves LAYOUT_FREE_CASES to the KASLR boot:
     they are passed to the guest's -x and reported as SKIP (not a pass,
@@ -599,6 +615,7 @@ def check_run_boots_ready():
 
 def main():
     checks = [check_clean_run, check_lockdep_off, check_killed_by_signal,
+              check_boot_modules,
               check_filter_selects_nothing, check_layout_free_skips,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,

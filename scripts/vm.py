@@ -690,6 +690,15 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
         results.append(("guest_smp", "pass" if n == 2 else "fail", None,
                         [] if n == 2 else ["# the guest runs on %d CPU(s), "
                                            "want 2" % n]))
+    # A distro kernel's modules (guest-init.sh loads them before the
+    # suite), so that tools can trace module functions.
+    mods = re.findall(r"^sleeptest: module (\S+) (loaded|failed to load)$",
+                      text, re.M)
+    if mods:
+        bad = ["# module %s failed to load" % m for m, st in mods
+               if st != "loaded"]
+        results.append(("boot_modules", "fail" if bad else "pass", None,
+                        bad))
     # Every test kernel has lockdep (Kconfig.sleep): a run whose lockdep
     # turned itself off would pass a lock-order bug unseen.  The bench
     # kernels (make bench, make glue-upstream) and the distro ones (make
