@@ -725,23 +725,45 @@ out:
 }
 
 /*
- * Many functions, one after another: a fentry program attached to and
- * detached from VENEER_FUNCS distinct syscall functions in turn, as a
- * bpftrace wildcard or retsnoop does, and then one more.  On arm64 with
- * KASLR each call site reaches its trampoline through a veneer of its own
- * in the kernel image; the test kernels have 64 (kconfig/arm64-patched.
- * config), so unless veneers are given back when their call site is
- * disabled, the last function would find them all taken and go through
- * ftrace_regs_caller.  Elsewhere every call site branches to its
- * trampoline directly, and the case checks that many attaches and
- * detaches on distinct functions all work.
+ * Many functions, one after another: a fentry program, sleepable every
+ * other time, attached to and detached from distinct syscall functions in
+ * turn, as a bpftrace wildcard or retsnoop does, and then one more.  On
+ * arm64 with KASLR each call site reaches its trampoline through a veneer
+ * of its own in the kernel image; the test kernels have 64
+ * (kconfig/arm64-patched.config), and the case attaches to 8 functions
+ * more than there are veneers: unless a veneer is given back when its call
+ * site leaves it, the last function finds them all taken and goes through
+ * ftrace_regs_caller.  /sys/kernel/debug/ftrace_direct_veneers (patched
+ * arm64) must show them all given back and no fallback.  Elsewhere every
+ * call site branches to its trampoline directly, and the case checks that
+ * many attaches and detaches on distinct functions all work.
  */
-#define VENEER_FUNCS 72
+#define VENEER_FUNCS_DEFAULT 72
+#define VENEER_FUNCS_MAX 1100
+#define VENEERS_FILE "/sys/kernel/debug/ftrace_direct_veneers"
 
 static const struct bpf_insn fentry_ret0[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
+
+struct veneer_use {
+	long veneers, bound, releasing, fallbacks;
+};
+
+/* The veneers' counters, or 0 without them (not arm64, or stock). */
+static int veneer_use(struct veneer_use *u)
+{
+	FILE *f = fopen(VENEERS_FILE, "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "veneers %ld bound %ld releasing %ld fallbacks %ld",
+		   &u->veneers, &u->bound, &u->releasing, &u->fallbacks);
+	fclose(f);
+	return CHECK(n == 4, "%s: %d fields read, want 4", VENEERS_FILE, n);
+}
 
 /* Up to max syscall functions with ftrace call sites, into names. */
 static int syscall_functions(const char *prefix, char (*names)[64], int max)
@@ -766,12 +788,13 @@ static int syscall_functions(const char *prefix, char (*names)[64], int max)
 
 /* A fentry program on vmlinux function fn, attached: its link's fd. */
 static int fentry_ret0_attach(struct btf *vmlinux, const char *fn,
-			      int *prog_fd)
+			      int sleepable, int *prog_fd)
 {
 	int id = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC), fd;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = id);
+		    .attach_btf_id = id,
+		    .prog_flags = sleepable ? BPF_F_SLEEPABLE : 0);
 
 	if (id <= 0)
 		return -ENOENT;
@@ -789,30 +812,41 @@ static int fentry_ret0_attach(struct btf *vmlinux, const char *fn,
 
 void test_veneer_reclaim(void)
 {
-	static char names[VENEER_FUNCS + 16][64];
-	int n, i, done = 0, refused = 0, link_fd, prog_fd, err = 0;
+	static char names[VENEER_FUNCS_MAX + 16][64];
+	int n, i, want = VENEER_FUNCS_DEFAULT, done = 0, refused = 0;
+	int link_fd, prog_fd, err = 0, counted, waited;
+	struct veneer_use u0 = {}, u1 = {}, u2 = {};
 	char prefix[64], *at;
 	const char *path;
 	struct btf *vmlinux;
 	double t0;
 
+	counted = veneer_use(&u0);
+	if (case_failed)
+		return;
+	if (counted && u0.veneers + 8 > want)
+		want = u0.veneers + 8;
+	if (!CHECK(want <= VENEER_FUNCS_MAX, "%ld veneers: more than this "
+		   "case can use up", u0.veneers))
+		return;
 	snprintf(prefix, sizeof(prefix), "%s", sys_fn("getpgid"));
 	at = strstr(prefix, "getpgid");
 	if (!CHECK(at, "no syscall function prefix in %s", prefix))
 		return;
 	*at = 0;
-	n = syscall_functions(prefix, names, VENEER_FUNCS + 16);
-	if (!CHECK(n > VENEER_FUNCS, "%d functions named %s* in "
+	n = syscall_functions(prefix, names, want + 16);
+	if (!CHECK(n > want, "%d functions named %s* in "
 		   "available_filter_functions (%s), want more than %d", n,
-		   prefix, n < 0 ? strerror(-n) : "ok", VENEER_FUNCS))
+		   prefix, n < 0 ? strerror(-n) : "ok", want))
 		return;
 	vmlinux = btf__load_vmlinux_btf();
 	if (!CHECK(vmlinux, "vmlinux BTF: %s", strerror(errno)))
 		return;
 	t0 = mono_seconds();
 	/* the last name is kept for the check after the others */
-	for (i = 0; i < n - 1 && done < VENEER_FUNCS; i++) {
-		link_fd = fentry_ret0_attach(vmlinux, names[i], &prog_fd);
+	for (i = 0; i < n - 1 && done < want; i++) {
+		link_fd = fentry_ret0_attach(vmlinux, names[i], done % 2,
+					     &prog_fd);
 		if (link_fd == -ENOENT || link_fd == -EINVAL) {
 			refused++;	/* not in BTF, or not attachable */
 			continue;
@@ -825,21 +859,42 @@ void test_veneer_reclaim(void)
 		close(prog_fd);
 		done++;
 	}
-	if (!CHECK(!err && done == VENEER_FUNCS, "attach to %s (function %d, "
-		   "%d done, %d refused): %d (%s)", names[i], i + 1, done,
-		   refused, err, strerror(-err)))
+	if (!CHECK(!err && done == want, "attach to %s (function %d, %d done, "
+		   "%d refused): %d (%s)", names[i], i + 1, done, refused, err,
+		   strerror(-err)))
 		goto out;
 	diag("veneers: %d functions attached and detached one after another "
-	     "in %.1f s (%d refused)", done, mono_seconds() - t0, refused);
+	     "in %.1f s, fentry and fentry.s in turn (%d refused)", done,
+	     mono_seconds() - t0, refused);
 	/* what was given back is free once its grace period has passed */
-	sleep_ms(1000);
-	link_fd = fentry_ret0_attach(vmlinux, names[n - 1], &prog_fd);
+	for (waited = 0; waited < 50; waited++) {
+		if (counted && veneer_use(&u1) && !u1.releasing)
+			break;
+		sleep_ms(100);
+	}
+	if (counted) {
+		diag("veneers: %ld in all; bound %ld before, %ld after, "
+		     "%ld being given back %.1f s later; fallbacks %ld before, "
+		     "%ld after", u0.veneers, u0.bound, u1.bound, u1.releasing,
+		     waited / 10.0, u0.fallbacks, u1.fallbacks);
+		CHECK(u1.bound == u0.bound && !u1.releasing,
+		      "veneers bound %ld before, %ld after (%ld being given "
+		      "back)", u0.bound, u1.bound, u1.releasing);
+		CHECK(u1.fallbacks == u0.fallbacks, "%ld call sites went "
+		      "through ftrace_regs_caller for want of a veneer",
+		      u1.fallbacks - u0.fallbacks);
+	}
+	link_fd = fentry_ret0_attach(vmlinux, names[n - 1], 0, &prog_fd);
 	if (!CHECK_ERR(link_fd < 0 ? link_fd : 0, names[n - 1]))
 		goto out;
 	path = report_call_path(names[n - 1]);
 	CHECK(path && strcmp(path, "out-of-range"),
 	      "after %d functions, %s reaches its trampoline through %s",
 	      done, names[n - 1], path ? path : "an unknown path");
+	if (counted && path && !strcmp(path, "veneer") && veneer_use(&u2))
+		CHECK(u2.bound == u0.bound + 1, "veneers bound %ld with one "
+		      "more function attached, %ld before", u2.bound,
+		      u0.bound);
 	close(link_fd);
 	close(prog_fd);
 out:
