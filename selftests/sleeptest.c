@@ -220,7 +220,7 @@ out:
  * fn's refcount in enabled_functions: how many ftrace ops it has.  If it
  * is not there, the first lines that are go to the diagnostics.
  */
-static int ftrace_refcount(const char *btf_fn, long *refs)
+int ftrace_refcount(const char *btf_fn, long *refs, int report)
 {
 	FILE *f = fopen(ENABLED_FUNCTIONS, "r");
 	char line[512], fn[256], *p;
@@ -238,7 +238,7 @@ static int ftrace_refcount(const char *btf_fn, long *refs)
 		*refs = p ? strtol(p + 1, NULL, 10) : -1;
 		found = 1;
 	}
-	if (!found) {
+	if (!found && report) {
 		rewind(f);
 		while (shown < 4 && fgets(line, sizeof(line), f)) {
 			line[strcspn(line, "\n")] = 0;
@@ -545,7 +545,7 @@ const char *report_call_path(const char *fn)
 	char type;
 	FILE *f;
 
-	err = ftrace_refcount(fn, &refs);
+	err = ftrace_refcount(fn, &refs, 1);
 	if (err) {
 		call_path_unknown(fn, "not in %s: %d (%s)", ENABLED_FUNCTIONS,
 				  err, strerror(-err));
