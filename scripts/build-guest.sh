@@ -40,7 +40,7 @@ bench-*)
 	extra+=("$out/kbench/bench")
 	[ "$arch" != riscv64 ] || extra+=("$out/kbench/bench-riscv-sys") ;;
 esac
-# A distro kernel's modules (scripts/distro-config.sh keeps a few), which
+# A distro kernel's modules (BOOT_MODULES of scripts/distro-config.sh), which
 # /init loads with modprobe before the suite.
 case $variant in
 distro-*)
