@@ -742,11 +742,6 @@ out:
 #define VENEER_FUNCS_MAX 1100
 #define VENEERS_FILE "/sys/kernel/debug/ftrace_direct_veneers"
 
-static const struct bpf_insn fentry_ret0[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
 struct veneer_use {
 	long veneers, bound, releasing, fallbacks;
 };
@@ -803,7 +798,7 @@ static int fentry_ret0_attach(struct btf *vmlinux, const char *fn,
 	if (id <= 0)
 		return -ENOENT;
 	*prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL",
-				 fentry_ret0, 2, &opts);
+				 ret0, 2, &opts);
 	if (*prog_fd < 0)
 		return -errno;
 	fd = bpf_raw_tracepoint_open(NULL, *prog_fd);

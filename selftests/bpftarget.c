@@ -16,7 +16,7 @@
 #define INPUT 64ULL
 
 /* return 0: the fillers below, and the race's tracers */
-static const struct bpf_insn ret0[] = {
+const struct bpf_insn ret0[2] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };

@@ -218,7 +218,8 @@ out:
 
 /*
  * fn's refcount in enabled_functions: how many ftrace ops it has.  If it
- * is not there, the first lines that are go to the diagnostics.
+ * is not there and report is set, the first lines that are go to the
+ * diagnostics.
  */
 int ftrace_refcount(const char *btf_fn, long *refs, int report)
 {

@@ -64,6 +64,8 @@ char *sys_fn(const char *name);
 int attach_prog(struct bpf_program *prog, struct bpf_link **link);
 int kernel_func_btf(const char *fn, __u32 *obj_id, __u32 *type_id,
 		    char *mod, size_t mod_len);
+/* A program of two instructions that returns 0 (selftests/bpftarget.c). */
+extern const struct bpf_insn ret0[2];
 /* ftrace's count of users of BTF function btf_fn, from enabled_functions;
  * -ENOENT (and, if report, what the file has) when it is not there. */
 int ftrace_refcount(const char *btf_fn, long *refs, int report);
