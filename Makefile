@@ -80,7 +80,7 @@ help:
 	@echo "                               riscv64 unless ARCH is given), our suite"
 	@echo "make preempt [ARCH=a] [PREEMPT_ROUNDS=n]  the patched kernel with PREEMPT (VARIANT=preempt, riscv64"
 	@echo "                               unless ARCH is given), bpf_entry_attach_race with 4,000 rounds"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx or preempt"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx, preempt, distro-stock or distro-patched"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make distro-boot ARCH=a [VARIANT=patched|stock] [T=filter]  a kernel from Debian's own 6.1 config"
