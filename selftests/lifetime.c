@@ -13,6 +13,7 @@
 
 #include "sleeper.h"
 #include "sleep_elsewhere.skel.h"
+#include "pinned.skel.h"
 
 /*
  * The images listed before a detach while a program sleeps, and a
@@ -771,4 +772,155 @@ out:
 	watch_end(&w);
 	free(c);
 	gate_fini(&gate);
+}
+
+/*
+ * Lifetime 9: a detached program is freed within seconds even while a
+ * task sleeps in the function it traced.  An fexit on the read syscall's
+ * function; a thread blocks reading an empty pipe, inside the function
+ * and so inside the image's call of it; the link and the program are
+ * destroyed.  The image must stay until the reader returns (it will
+ * return through it), but the program and its map need not: stock 6.1
+ * turns the retired image's fexit part into a jump to its epilogue and
+ * frees the program at once.  Their IDs must be gone within 5 s, the
+ * reader must then get its data.
+ */
+struct pipe_reader {
+	pthread_t thread;
+	int fd;
+	volatile int tid;
+	volatile int done;
+	long ret;
+	char buf[16];
+};
+
+static void *pipe_reader_fn(void *arg)
+{
+	struct pipe_reader *r = arg;
+
+	r->tid = syscall(__NR_gettid);
+	r->ret = read(r->fd, r->buf, sizeof(r->buf));
+	r->done = 1;
+	return NULL;
+}
+
+/* 1 once thread tid sits in the read syscall (/proc's syscall file). */
+static int blocked_in_read(int tid)
+{
+	char path[64], line[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return atoi(line) == __NR_read && line[0] != 'r';
+}
+
+/* 1 when no object has the ID any more (ENOENT), by the get_fd call. */
+static int id_gone(int (*get_fd)(__u32), __u32 id)
+{
+	int fd = get_fd(id);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == ENOENT;
+}
+
+void test_detached_prog_freed_while_sleeping(void)
+{
+	struct pipe_reader r = { .fd = -1 };
+	struct bpf_prog_info pinfo = {};
+	struct bpf_map_info minfo = {};
+	__u32 plen = sizeof(pinfo), mlen = sizeof(minfo);
+	struct pinned *skel;
+	double t0, t = 0, waited;
+	int pfd[2] = { -1, -1 };
+	int started = 0, gone = 0;
+
+	skel = pinned__open();
+	if (!CHECK(skel, "open failed"))
+		return;
+	bpf_program__set_attach_target(skel->progs.count_reader_return, 0,
+				       sys_fn("read"));
+	if (!CHECK_ERR(pinned__load(skel), "load") ||
+	    !CHECK_ERR(attach_prog(skel->progs.count_reader_return,
+				   &skel->links.count_reader_return),
+		       "attach fexit") ||
+	    !CHECK(!pipe2(pfd, O_CLOEXEC), "pipe: %s", strerror(errno)))
+		goto out;
+	report_call_path(sys_fn("read"));
+	if (!CHECK(!bpf_obj_get_info_by_fd(bpf_program__fd(
+			skel->progs.count_reader_return), &pinfo, &plen) &&
+		   !bpf_obj_get_info_by_fd(bpf_map__fd(skel->maps.bss),
+					   &minfo, &mlen),
+		   "get info: %s", strerror(errno)))
+		goto out;
+
+	r.fd = pfd[0];
+	if (!CHECK(!pthread_create(&r.thread, NULL, pipe_reader_fn, &r),
+		   "pthread_create"))
+		goto out;
+	started = 1;
+	for (t0 = mono_seconds(); mono_seconds() - t0 < 5; sleep_ms(20))
+		if (r.tid && blocked_in_read(r.tid))
+			break;
+	if (!CHECK(r.tid && blocked_in_read(r.tid), "the reader did not "
+		   "block in read within 5 s"))
+		goto out;
+	skel->bss->reader_tid = r.tid;
+	sleep_ms(100);	/* well inside the function's wait */
+
+	t0 = mono_seconds();
+	pinned__destroy(skel);
+	skel = NULL;
+	while (!(gone = id_gone(bpf_prog_get_fd_by_id, pinfo.id) &&
+		 id_gone(bpf_map_get_fd_by_id, minfo.id)) &&
+	       mono_seconds() - t0 < 5)
+		sleep_ms(50);
+	waited = mono_seconds() - t0;
+	diag("detached fexit program %u and map %u %s %.2f s after the "
+	     "detach, the reader %s", pinfo.id, minfo.id,
+	     gone ? "freed" : "still there", waited,
+	     r.done ? "returned" : "still asleep in read");
+	CHECK(gone, "program %u or map %u still exists %.1f s after its "
+	      "detach while a task sleeps in %s", pinfo.id, minfo.id, waited,
+	      sys_fn("read"));
+	CHECK(!r.done, "the reader returned before it was given data");
+
+	/* Wake the reader: it returns through the retired image. */
+	if (!CHECK(write(pfd[1], "pinned", 6) == 6, "write: %s",
+		   strerror(errno)))
+		goto out;
+	for (t = mono_seconds(); !r.done && mono_seconds() - t < 10; )
+		sleep_ms(20);
+	CHECK(r.done && r.ret == 6 && !memcmp(r.buf, "pinned", 6),
+	      "the reader's read returned %ld, want 6 bytes", r.ret);
+	if (!gone) {
+		t = mono_seconds();
+		while (!(gone = id_gone(bpf_prog_get_fd_by_id, pinfo.id) &&
+			 id_gone(bpf_map_get_fd_by_id, minfo.id)) &&
+		       mono_seconds() - t < 10)
+			sleep_ms(50);
+		diag("program and map %s %.2f s after the reader returned",
+		     gone ? "freed" : "still there", mono_seconds() - t);
+	}
+out:
+	if (started) {
+		if (!r.done && pfd[1] >= 0)
+			CHECK(write(pfd[1], "x", 1) == 1, "write: %s",
+			      strerror(errno));
+		pthread_join(r.thread, NULL);
+	}
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (skel)
+		pinned__destroy(skel);
 }

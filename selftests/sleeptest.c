@@ -887,6 +887,8 @@ static const struct test_case cases[] = {
 	{ "sigkill_while_sleeping", test_sigkill_while_sleeping },
 	{ "module_caller_sleeping", test_module_caller_sleeping },
 	{ "lsm_s_exec_sleeping", test_lsm_s_exec_sleeping },
+	{ "detached_prog_freed_while_sleeping",
+	  test_detached_prog_freed_while_sleeping },
 	{ "recursion_while_sleeping", test_recursion_while_sleeping },
 	{ "migration_while_sleeping", test_migration_while_sleeping },
 	{ "cookie_across_sleep", test_cookie_across_sleep },

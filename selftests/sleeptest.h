@@ -166,6 +166,7 @@ void test_signal_while_sleeping(void);
 void test_sigkill_while_sleeping(void);
 void test_module_caller_sleeping(void);
 void test_lsm_s_exec_sleeping(void);
+void test_detached_prog_freed_while_sleeping(void);
 
 /* concurrency.c */
 void test_recursion_while_sleeping(void);
