@@ -53,6 +53,12 @@ static inline u64 tramp_env_link_cookie(const struct bpf_tramp_link *l)
 	return l->cookie;
 }
 
+/* What the enter functions check; links no image outlives have no state. */
+static inline const void *tramp_env_link_attach(const struct bpf_tramp_link *l)
+{
+	return l->attach ? l->attach : &bpf_tramp_attach_permanent;
+}
+
 static inline bool tramp_env_link_struct_ops(const struct bpf_tramp_link *l)
 {
 	return l->link.type == BPF_LINK_TYPE_STRUCT_OPS;
@@ -82,5 +88,6 @@ static inline void tramp_env_set_image_ips(struct bpf_tramp_image *im,
 
 #define TRAMP_RUN_CTX_SIZE	sizeof(struct bpf_tramp_run_ctx)
 #define TRAMP_RUN_CTX_COOKIE	offsetof(struct bpf_tramp_run_ctx, bpf_cookie)
+#define TRAMP_RUN_CTX_ATTACH	offsetof(struct bpf_tramp_run_ctx, attach)
 
 #endif /* TRAMP_ENV_COMMON_H */

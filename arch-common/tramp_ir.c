@@ -93,6 +93,7 @@ static void tramp_layout(struct tramp_ir *ir)
 	off += round_up_u32(TRAMP_RUN_CTX_SIZE, 8);
 	f->run_ctx_off = off;
 	f->cookie_off = f->run_ctx_off - TRAMP_RUN_CTX_COOKIE;
+	f->attach_off = f->run_ctx_off - TRAMP_RUN_CTX_ATTACH;
 	if (ir->flags & BPF_TRAMP_F_TAIL_CALL_CTX) {
 		off += 8;
 		f->tcc_off = off;
@@ -192,6 +193,8 @@ static void tramp_add_prog(struct tramp_ir *ir, u32 pi, bool save_ret)
 	struct tramp_op *op;
 
 	tramp_add_store_imm(ir, f->cookie_off, info->cookie);
+	/* enter skips the program if its link has been detached since */
+	tramp_add_store_imm(ir, f->attach_off, (unsigned long)info->attach);
 
 	op = tramp_add_call(ir, TRAMP_CALLEE_PROG_ENTER,
 			    tramp_env_enter_fn(info->kind), pi);
@@ -243,6 +246,7 @@ static int tramp_collect(struct tramp_ir *ir, struct bpf_tramp_links *tl,
 		info->index = i;
 		info->prog = p;
 		info->cookie = tramp_env_link_cookie(tl->links[i]);
+		info->attach = tramp_env_link_attach(tl->links[i]);
 		info->kind = tramp_pick_kind(p);
 	}
 	return 0;
@@ -330,7 +334,7 @@ int tramp_ir_build(struct tramp_ir *ir, const struct tramp_target *t,
 	ir->struct_ops = fentry->nr_links == 1 && fentry->links[0] &&
 			 tramp_env_link_struct_ops(fentry->links[0]);
 
-	/* 7 ops per program (+1 for fmod_ret's branch), 24 for the rest */
+	/* 8 ops per program (+1 for fmod_ret's branch), 24 for the rest */
 	ir->max_ops = total * 10 + 24;
 	ir->ops = tramp_env_zalloc(ir->max_ops * sizeof(*ir->ops));
 	ir->progs = tramp_env_zalloc((total + 1) * sizeof(*ir->progs));
@@ -492,9 +496,9 @@ int tramp_ir_print(const struct tramp_ir *ir, char *buf, size_t len)
 	PR("trampoline target=%s flags=%#x nr_regs=%u save_ret=%d bpf_ret=%d struct_ops=%d\n",
 	   ir->target ? ir->target->name : "?", ir->flags, ir->nr_regs,
 	   ir->save_ret, ir->bpf_ret, ir->struct_ops);
-	PR("frame size=%u ret=%u args=%u nregs=%u ip=%u run_ctx=%u cookie=%u tcc=%u",
+	PR("frame size=%u ret=%u args=%u nregs=%u ip=%u run_ctx=%u cookie=%u attach=%u tcc=%u",
 	   f->size, f->ret_off, f->args_off, f->nregs_off, f->ip_off,
-	   f->run_ctx_off, f->cookie_off, f->tcc_off);
+	   f->run_ctx_off, f->cookie_off, f->attach_off, f->tcc_off);
 	for (i = 0; ir->target && i < ir->target->nr_saved; i++)
 		PR(" saved%u=%u", i, f->saved_off[i]);
 	PR("\n");

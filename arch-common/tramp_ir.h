@@ -45,6 +45,7 @@ struct tramp_frame {
 	u32 ip_off;
 	u32 run_ctx_off;
 	u32 cookie_off;		/* bpf_tramp_run_ctx.bpf_cookie */
+	u32 attach_off;		/* bpf_tramp_run_ctx.attach */
 	u32 tcc_off;
 	u32 saved_off[TRAMP_MAX_SAVED];
 };
@@ -160,6 +161,7 @@ struct tramp_prog_info {
 	u16 index;		/* index in its link list */
 	const struct bpf_prog *prog;
 	u64 cookie;
+	const void *attach;	/* the link's state, for the enter function */
 };
 
 /* Well-known labels whose addresses are published in the image. */

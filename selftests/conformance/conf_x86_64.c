@@ -97,7 +97,8 @@ void conf_arch_check(const struct tramp_ir *ir, const u8 *image, u32 flags,
 	u32 regs_off = save_ret * 8 + nr_regs * 8;
 	u32 nregs_off = regs_off + 8;
 	u32 ip_off = nregs_off + (flags & BPF_TRAMP_F_IP_ARG ? 8 : 0);
-	u32 run_ctx_off = ip_off + 16;
+	/* stock rounds the run context up to 8 bytes */
+	u32 run_ctx_off = ip_off + ((sizeof(struct bpf_tramp_run_ctx) + 7) & ~7);
 
 	if (ir->frame.args_off != regs_off || ir->frame.nregs_off != nregs_off ||
 	    (ir->frame.ip_off && ir->frame.ip_off != ip_off) ||

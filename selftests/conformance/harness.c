@@ -202,6 +202,11 @@ static void exp_ev(int type, int kind, int prog, bool chk, u64 v)
 /* ---- mocks: enter/exit, programs, traced function ----------------------- */
 
 static struct bpf_run_ctx *current_run_ctx;	/* current->bpf_ctx */
+const struct bpf_tramp_attach bpf_tramp_attach_permanent;
+/* The links' attach states (some links have none: the permanent one). */
+static struct bpf_tramp_attach mock_attach[MAXP];
+/* Off while stock 6.1's generator, which stores no attach state, runs. */
+static bool check_attach = true;
 static struct bpf_tramp_run_ctx *enter_rc[MAXP];
 static u64 *ctx_seen;
 
@@ -219,6 +224,7 @@ static struct mprog *mprog_of(const struct bpf_prog *p, const char *who)
 static u64 mock_enter(int kind, struct bpf_prog *p, struct bpf_tramp_run_ctx *rc)
 {
 	struct mprog *mp = mprog_of(p, "enter");
+	const struct bpf_tramp_attach *want_attach;
 
 	conf_clobber();
 	if (!mp)
@@ -228,6 +234,11 @@ static u64 mock_enter(int kind, struct bpf_prog *p, struct bpf_tramp_run_ctx *rc
 		errf("enter prog%d: run_ctx cookie %#llx, want %#llx\n", p->idx,
 		     (unsigned long long)rc->bpf_cookie,
 		     (unsigned long long)mp->link.cookie);
+	want_attach = mp->link.attach ? mp->link.attach :
+					&bpf_tramp_attach_permanent;
+	if (check_attach && rc->attach != want_attach)
+		errf("enter prog%d: run_ctx attach %p, want %p\n", p->idx,
+		     (const void *)rc->attach, (const void *)want_attach);
 	enter_rc[p->idx] = rc;
 	rc->saved_run_ctx = current_run_ctx;
 	current_run_ctx = &rc->run_ctx;
@@ -1018,6 +1029,7 @@ static bool run_oracle(struct shape *s)
 	memcpy(ir, last, sizeof(ir));
 	entry = place_shape(s, tl, &image);
 	memset(xmem + 4096, 0xcc, IMAGE_MAX + 64);
+	check_attach = false;
 	size = stock_arch_prepare_bpf_trampoline(s->im, image,
 						 image + IMAGE_MAX, &s->m,
 						 s->flags, tl,
@@ -1030,6 +1042,7 @@ static bool run_oracle(struct shape *s)
 		     same_log(&ir[0], &last[0], "run") &&
 		     (!(s->flags & BPF_TRAMP_F_CALL_ORIG) ||
 		      same_log(&ir[1], &last[1], "retired"));
+	check_attach = true;
 	if (differs && !ok) {
 		count_difference(differs);
 		return true;
@@ -1120,6 +1133,7 @@ static void set_prog(struct mprog *mp, int type, u32 sel, u32 id)
 	/* every fourth shares one value: a backend's literal pool holds it once */
 	mp->link.cookie = sel % 4 == 3 ? 0xc00c00000000c00cULL :
 			  0xc00c000000000000ULL ^ ((u64)id << 20) ^ sel;
+	mp->link.attach = (sel + id) % 3 == 2 ? NULL : &mock_attach[id];
 	if (type == BPF_TRAMP_MODIFY_RETURN)
 		mp->ret = (sel + id) % 3 == 0 ? 0x2a + id : 0;
 	else

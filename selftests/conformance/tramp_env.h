@@ -79,9 +79,17 @@ struct bpf_link {
 	int type;		/* enum bpf_link_type */
 };
 
+struct bpf_tramp_attach {
+	int refcnt;
+	bool detached;
+};
+
+extern const struct bpf_tramp_attach bpf_tramp_attach_permanent;
+
 struct bpf_tramp_link {
 	struct bpf_link link;
 	u64 cookie;
+	struct bpf_tramp_attach *attach;
 };
 
 struct bpf_tramp_links {
@@ -101,6 +109,7 @@ struct bpf_tramp_run_ctx {
 	struct bpf_run_ctx run_ctx;
 	u64 bpf_cookie;
 	struct bpf_run_ctx *saved_run_ctx;
+	const struct bpf_tramp_attach *attach;
 };
 
 #include "tramp_env_common.h"
