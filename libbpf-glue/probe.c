@@ -164,10 +164,6 @@ static int module_btf_fd(const char *module)
 }
 
 /*
- * The function @kind attaches to: its name in @res, its BTF id; for a
- * module's function also the module's BTF object (@obj_fd).
- */
-/*
  * res->target: the function the attach would name, bpf_lsm_<hook> for
  * the lsm kinds (the hook given with or without the prefix).
  */
@@ -184,6 +180,10 @@ static int name_target(enum glue_attach_kind kind, const char *function,
 	return n >= (int)sizeof(res->target) ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * The function @kind attaches to: its name in @res, its BTF id; for a
+ * module's function also the module's BTF object (@obj_fd).
+ */
 static int find_target(enum glue_attach_kind kind, const char *function,
 		       const char *module, const struct btf *vmlinux,
 		       struct glue_attach_result *res, __u32 *btf_id,

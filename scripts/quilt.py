@@ -48,18 +48,28 @@ def last_update(p):
 
 def dep3_header(p, number, total):
     """DEP-3 fields: the commit message as Description (first line the
-    subject, the rest indented, blank lines as " .")."""
+    subject, the rest indented, blank lines as " ."); Forwarded and
+    Applied-Upstream from the patch's forwarded and upstream lines in
+    ./series."""
     msg = source.commit_message(p).rstrip("\n").split("\n")
     desc = ["Description: %s" % msg[0]]
     for line in msg[1:]:
         desc.append(" " + line if line.strip() else " .")
     while desc[1:] and desc[1] == " .":
         del desc[1]
-    return "\n".join(desc + [
-        "Author: %s <%s>" % source.AUTHOR,
-        "Origin: other, sleepable trampolines series v%d, patch %d/%d"
-        % (source.series_version(), number, total),
-        "Forwarded: no",
+    fields = ["Author: %s <%s>" % source.AUTHOR,
+              "Origin: other, sleepable trampolines series v%d, patch %d/%d"
+              % (source.series_version(), number, total)]
+    if p.get("upstream"):
+        # Upstream made this fix itself: nothing to forward, and the patch
+        # goes when the kernel reaches that release.
+        ver, ids = p["upstream"]
+        fields += ["Forwarded: not-needed",
+                   "Applied-Upstream: %s, %s"
+                   % (ver, ", ".join("commit:" + i for i in ids))]
+    else:
+        fields.append("Forwarded: %s" % (p.get("forwarded") or "no"))
+    return "\n".join(desc + fields + [
         "Last-Update: %s" % last_update(p),
         "---", ""])
 

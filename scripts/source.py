@@ -139,7 +139,11 @@ def parse_series():
       body FILE           rest of the commit message (project path)
       add SRC DST         copy project file SRC to kernel path DST
       diff FILE           apply a unified diff (project path) to the tree
-    Blank lines and lines starting with '#' are ignored.
+      upstream VER ID..   upstream has the fix since release VER, by the
+                          commit(s) ID (for quilt.py's DEP-3 header only)
+      forwarded VALUE     DEP-3 Forwarded (quilt.py), "no" if not given
+    Blank lines and lines starting with '#' are ignored.  upstream and
+    forwarded change neither the commits nor their messages.
     """
     patches = []
     cur = None
@@ -154,7 +158,7 @@ def parse_series():
         where = "series:%d" % n
         if word == "patch":
             cur = {"name": rest, "subject": None, "body": None, "ops": [],
-                   "where": where}
+                   "where": where, "upstream": None, "forwarded": None}
             patches.append(cur)
             continue
         if cur is None:
@@ -170,6 +174,17 @@ def parse_series():
             cur["ops"].append(("add", src, dst.strip() or None, where))
         elif word == "diff":
             cur["ops"].append(("diff", rest, None, where))
+        elif word == "upstream":
+            ver, *ids = rest.split() or [""]
+            if not re.match(r"^\d+\.\d+$", ver) or not ids or not all(
+                    re.match(r"^[0-9a-f]{12,40}$", i) for i in ids):
+                die("%s: 'upstream VERSION COMMIT...' wants a release such "
+                    "as 6.3 and commit ids of 12 or more hex digits" % where)
+            cur["upstream"] = (ver, ids)
+        elif word == "forwarded":
+            if not rest:
+                die("%s: 'forwarded' needs a value" % where)
+            cur["forwarded"] = rest
         else:
             die("%s: unknown keyword '%s'" % (where, word))
     for p in patches:

@@ -13,7 +13,7 @@ results=$build/results
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 t0=$(date +%s)
-n=0 failed=0 lines=()
+n=0 failed=0 skipped=0 lines=()
 
 result() {	# result OK|FAIL|SKIP NAME [DIAG...]
 	local st=$1 name=$2
@@ -22,7 +22,7 @@ result() {	# result OK|FAIL|SKIP NAME [DIAG...]
 	for d in "$@"; do lines+=("# $d"); done
 	case $st in
 	OK)	lines+=("ok $n $name") ;;
-	SKIP)	lines+=("ok $n $name # SKIP ${1:-}") ;;
+	SKIP)	lines+=("ok $n $name # SKIP ${1:-}"); skipped=$((skipped + 1)) ;;
 	*)	lines+=("not ok $n $name"); failed=$((failed + 1)) ;;
 	esac
 	echo "[libbpf-glue $(( $(date +%s) - t0 ))s] $st $name"
@@ -169,7 +169,7 @@ mkdir -p "$results"
 	echo "# libbpf-glue: headers, make install, pkg-config (selftests/libbpf-glue-install.sh)"
 	echo "1..$n"
 	printf '%s\n' "${lines[@]}"
-	echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+	echo "# Totals: pass:$((n - failed - skipped)) fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
 } > "$results/libbpf-glue.ktap"
-echo "[libbpf-glue $(( $(date +%s) - t0 ))s] $n checks, $failed failed -> $results/libbpf-glue.ktap"
+echo "[libbpf-glue $(( $(date +%s) - t0 ))s] $n checks, $failed failed, $skipped skipped -> $results/libbpf-glue.ktap"
 [ "$failed" -eq 0 ]
