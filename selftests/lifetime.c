@@ -322,15 +322,16 @@ out_release:
 		      (long long)rec->fn_ret);
 	/*
 	 * The plain fexit ran first in the fexit.s case (newest first).  In
-	 * the fmod_ret.s cases the image was retired while the program
-	 * slept: closing the links patched its ip_after_call into a jump to
-	 * the epilogue before close() returned, so the call that goes on
-	 * through the original skips the fexit programs (0 runs), and the
-	 * forced return, which branches past that site, runs them (1).
+	 * the fmod_ret.s cases both links were closed while the program
+	 * slept, and the image retired: the call that goes on through the
+	 * original meets ip_after_call patched into a jump to the epilogue,
+	 * and the forced return, which branches past that site, meets the
+	 * fexit program's link detached.  A detached program must not run
+	 * (it may already be freed): 0 runs in both.
 	 */
-	CHECK(bss.fexit_hits == (kind == SLEEP_FMOD_RET ? 0 : 1),
+	CHECK(bss.fexit_hits == (kind == SLEEP_FEXIT ? 1 : 0),
 	      "fexit ran %ld times for one call, want %d", bss.fexit_hits,
-	      kind == SLEEP_FMOD_RET ? 0 : 1);
+	      kind == SLEEP_FEXIT ? 1 : 0);
 out_skel:
 	if (skel)
 		lifetime__destroy(skel);
