@@ -342,6 +342,7 @@ struct call_targets {
 	unsigned long long caller;	/* ftrace_caller (6.4+ arm64) */
 	unsigned long long veneers;	/* arm64: ftrace_direct_veneers */
 	unsigned long long veneers_end;	/* the next kernel symbol's address */
+	unsigned long long etext;	/* _etext: the image's text ends */
 };
 
 #if defined(__aarch64__)
@@ -388,9 +389,10 @@ static void report_veneer_reach(const char *fn, unsigned long long pc,
 /*
  * What the call site (the BL after "mov x9, lr" at the entry, after the
  * BTI C of a BTI kernel) branches to: the trampoline itself ("direct"),
- * the function's veneer, which must hold the trampoline's address
- * ("veneer"), or ftrace_regs_caller, maybe through a module PLT
- * ("out-of-range"; ftrace_caller on upstream kernels, for make bench).
+ * the function's veneer, which must hold the trampoline's address in the
+ * literal that follows it, in the image's read-only text ("veneer"), or
+ * ftrace_regs_caller, maybe through a module PLT ("out-of-range";
+ * ftrace_caller on upstream kernels, for make bench).
  */
 static const char *call_path_observed(const char *fn,
 				      unsigned long long fn_addr,
@@ -425,12 +427,22 @@ static const char *call_path_observed(const char *fn,
 		call_path_unknown(fn, "reading %#llx: %s", to, strerror(-err));
 		return NULL;
 	}
-	/* adrp x16, ...; ldr x16, [x16, #lo12]; br x16: a veneer */
-	if (ct->veneers && to >= ct->veneers &&
-	    (insn[0] & 0x9f00001f) == 0x90000010 &&
-	    (insn[1] & 0xffc003ff) == 0xf9400210 && insn[2] == 0xd61f0200) {
-		lit = a64_adrp_lo12(to, insn[0], insn[1], 3);
-		err = kcore_read(lit, &lit, sizeof(lit));
+	/*
+	 * ldr x16, #8; br x16; .quad target: a veneer.  Its target is in
+	 * kernel text, which only the text-poke alias writes: no writable
+	 * pointer (the slots of earlier versions) may decide the branch.
+	 */
+	if (ct->veneers && to >= ct->veneers && to < ct->veneers_end) {
+		if (insn[0] != 0x58000050 || insn[1] != 0xd61f0200 ||
+		    to + 16 > ct->etext) {
+			call_path_unknown(fn, "the veneer at %#llx is %08x %08x "
+					  "%08x, not ldr x16, #8; br x16 and "
+					  "its literal in text (ends %#llx)",
+					  to, insn[0], insn[1], insn[2],
+					  ct->etext);
+			return NULL;
+		}
+		err = kcore_read(to + 8, &lit, sizeof(lit));
 		if (err || lit != tramp) {
 			call_path_unknown(fn, "veneer at %#llx holds %#llx, not "
 					  "the trampoline %#llx (%s)", to,
@@ -582,6 +594,8 @@ const char *report_call_path(const char *fn)
 			ct.regs_caller = addr;
 		if (!tag[0] && !strcmp(name, "ftrace_caller"))
 			ct.caller = addr;
+		if (!tag[0] && !strcmp(name, "_etext"))
+			ct.etext = addr;
 		if (!tag[0] && !strcmp(name, "ftrace_direct_veneers"))
 			ct.veneers = addr;
 		/* the kernel's own symbols are listed by address */
