@@ -585,9 +585,13 @@ out_dirs:
 
 #define TRACE "/sys/kernel/tracing/trace"
 
+#define FUNCGRAPH_TAIL "/sys/kernel/tracing/options/funcgraph-tail"
+
 /*
- * Calls of fn the graph tracer recorded whole ("fn();", entry and return
- * matched) and those it recorded an entry of only ("fn() {").
+ * Calls of fn the graph tracer recorded whole, and entries without their
+ * return.  A call is printed as one "fn();" line when its return follows
+ * its entry in the buffer, else (an interrupt or a migration in between)
+ * as "fn() {" and later, with options/funcgraph-tail, a "}" line naming fn.
  */
 static void graph_calls(const char *fn, long *whole, long *open)
 {
@@ -601,8 +605,14 @@ static void graph_calls(const char *fn, long *whole, long *open)
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || !strstr(line, fn))
 			continue;
-		*whole += !!strstr(line, "();");
-		*open += !!strstr(line, "() {");
+		if (strstr(line, "();")) {
+			(*whole)++;
+		} else if (strstr(line, "() {")) {
+			(*open)++;
+		} else if (strstr(line, "} /*")) {
+			(*whole)++;
+			(*open)--;
+		}
 	}
 	fclose(f);
 }
@@ -645,6 +655,7 @@ void test_function_graph_and_fexit(void)
 	skel->bss->monitored_pid = getpid();
 	if (!CHECK_ERR(set_ftrace_filter(fn), "set_ftrace_filter") ||
 	    !CHECK_ERR(write_file(TRACE, ""), "clear trace") ||
+	    !CHECK_ERR(write_file(FUNCGRAPH_TAIL, "1"), "funcgraph-tail") ||
 	    !CHECK_ERR(write_file("/sys/kernel/tracing/current_tracer",
 				  "function_graph"), "function_graph tracer"))
 		goto out;
@@ -673,6 +684,7 @@ void test_function_graph_and_fexit(void)
 out_tracer:
 	write_file("/sys/kernel/tracing/current_tracer", "nop");
 out:
+	write_file(FUNCGRAPH_TAIL, "0");
 	write_file(FTRACE_FILTER, "");
 	graph_fexit__destroy(skel);
 out_mod:
