@@ -829,6 +829,7 @@ struct test_case {
 
 static const struct test_case cases[] = {
 	{ "lsm_s_exec_maps", test_lsm_s_exec_maps },
+	{ "vdso_self_contained", test_vdso_self_contained },
 	{ "fentry_s_copy_from_user", test_fentry_s_copy_from_user },
 	{ "fexit_s_args_ret", test_fexit_s_args_ret },
 	{ "fmod_ret_s_override", test_fmod_ret_s_override },

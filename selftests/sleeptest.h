@@ -188,6 +188,9 @@ void test_struct_ops_tcp_ca(void);
 void test_lsm_cgroup_two_cgroups(void);
 void test_function_graph_and_fexit(void);
 
+/* vdso.c */
+void test_vdso_self_contained(void);
+
 /* glue.c */
 void test_glue_syscall_names(void);
 void test_glue_syscall_args_fentry(void);
