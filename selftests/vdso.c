@@ -15,7 +15,7 @@ void test_vdso_self_contained(void)
 	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
 	const ElfW(Phdr) *ph;
 	const ElfW(Dyn) *dyn = NULL;
-	unsigned long load = 0, rela = 0, relasz = 0, rel = 0, relsz = 0;
+	unsigned long load = 0, rela = 0, relasz = 0, relsz = 0;
 	int i, have_load = 0;
 
 	if (!CHECK(eh, "no vDSO in the auxiliary vector"))
@@ -39,9 +39,6 @@ void test_vdso_self_contained(void)
 		case DT_RELASZ:
 			relasz = dyn->d_un.d_val;
 			break;
-		case DT_REL:
-			rel = dyn->d_un.d_ptr;
-			break;
 		case DT_RELSZ:
 			relsz = dyn->d_un.d_val;
 			break;
@@ -58,7 +55,6 @@ void test_vdso_self_contained(void)
 		     (unsigned long)ELF64_R_TYPE(r->r_info),
 		     (unsigned long)ELF64_R_SYM(r->r_info));
 	}
-	(void)rel;
 	CHECK(!relasz && !relsz, "the vDSO has dynamic relocations (%lu + "
 	      "%lu bytes): references to kernel data it cannot reach",
 	      relasz, relsz);
