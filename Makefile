@@ -60,7 +60,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx preempt \
+.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx preempt veneers \
 	distro-check distro-boot guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream guests-for test-prep
@@ -80,7 +80,9 @@ help:
 	@echo "                               riscv64 unless ARCH is given), our suite"
 	@echo "make preempt [ARCH=a] [PREEMPT_ROUNDS=n]  the patched kernel with PREEMPT (VARIANT=preempt, riscv64"
 	@echo "                               unless ARCH is given), bpf_entry_attach_race with 4,000 rounds"
-	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx, preempt, distro-stock or distro-patched"
+	@echo "make veneers [T=filter]        arm64 patched kernel with 1,024 direct-call veneers (VARIANT=veneers),"
+	@echo "                               veneer_reclaim on more than 1,100 functions"
+	@echo "make kernel ARCH=a VARIANT=v   build one kernel (build/<v>/obj-<a>), v = stock, patched, kasan, bti, nomodrwx, preempt, veneers, distro-stock or distro-patched"
 	@echo "make distro-check [CONFIGS=..] compile the series' directories with Debian's 6.1 configs, -Werror"
 	@echo "                               (x86_64-gcc arm64-gcc arm64-clang; results in build/results/distro-check.ktap)"
 	@echo "make distro-boot ARCH=a [VARIANT=patched|stock] [T=filter]  a kernel from Debian's own 6.1 config"
@@ -100,10 +102,10 @@ check-arch:
 	@case " $(ARCHS) " in *" $(ARCH) "*) ;; *) \
 		echo "ARCH=$(ARCH) is not supported (supported: $(ARCHS))" >&2; \
 		exit 2;; esac
-	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|preempt|distro-stock|distro-patched|bench-stock|bench-patched) ;; \
+	@case "$(VARIANT)" in stock|patched|kasan|bti|nomodrwx|preempt|veneers|distro-stock|distro-patched|bench-stock|bench-patched) ;; \
 	bench-upstream) scripts/install-deps.sh upstream && \
 		flock $(BUILD)/.source.lock $(PY) scripts/source.py upstream;; \
-	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx, preempt," \
+	*) echo "VARIANT=$(VARIANT): use stock, patched, kasan, bti, nomodrwx, preempt, veneers," \
 		"distro-stock, distro-patched, bench-stock, bench-patched or bench-upstream" >&2; exit 2;; esac
 
 # Re-checked on every run: cheap when everything is installed.
@@ -216,6 +218,13 @@ preempt: source
 	@SLEEPTEST_KERNEL_ARGS="$(SLEEPTEST_KERNEL_ARGS) sleeptest.poke_rounds=$(PREEMPT_ROUNDS)" \
 		$(MAKE) -s vmtest VARIANT=preempt ARCH=$(PREEMPT_ARCH) \
 		T="$(or $(T),bpf_entry_attach_race)"
+
+# arm64 only: the patched kernel with the default 1,024 direct-call
+# veneers (kconfig/veneers.config; the test kernels have 64), booted with
+# KASLR, where veneer_reclaim attaches to an eighth more distinct
+# functions than there are veneers: 1,152, one after another.
+veneers: source
+	@$(MAKE) -s vmtest VARIANT=veneers ARCH=arm64 T="$(or $(T),veneer_reclaim)"
 
 # make bench: stock 6.1, patched 6.1 and upstream 6.12 (Debian's
 # linux-source-6.12), each built with the production configuration

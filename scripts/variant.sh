@@ -6,9 +6,9 @@
 #   SRCVARIANT the source tree it builds (build/<SRCVARIANT>/linux)
 #   TOOLCHAIN  make variables selecting the compiler, for kbuild, kconfig
 #              and out-of-tree modules
-# kasan, bti, nomodrwx and preempt build the patched source with more on
-# top (make kasan, make bti, make nomodrwx, make preempt); bti is built with clang, which 6.1
-# needs for in-kernel BTI.
+# kasan, bti, nomodrwx, preempt and veneers build the patched source with
+# more on top (make kasan, make bti, make nomodrwx, make preempt, make
+# veneers); bti is built with clang, which 6.1 needs for in-kernel BTI.
 # bench-stock, bench-patched and bench-upstream (6.12) are the production
 # configurations of make bench; <arch>-upstream holds what only 6.12 has.
 # Fragments that do not exist for an architecture are skipped.
@@ -17,7 +17,7 @@ BASECONFIG=
 case $1 in
 stock)	FRAGS=("$ARCHNAME-layout") SRCVARIANT=stock ;;
 patched) FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched") SRCVARIANT=patched ;;
-kasan|bti|nomodrwx|preempt)
+kasan|bti|nomodrwx|preempt|veneers)
 	FRAGS=("$ARCHNAME-layout" "$ARCHNAME-patched" "$1") SRCVARIANT=patched ;;
 distro-stock|distro-patched)
 	# Debian's configuration (scripts/distro-config.sh), then ours on top
@@ -29,7 +29,7 @@ bench-stock|bench-patched)
 bench-upstream)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench" "$ARCHNAME-upstream")
 	SRCVARIANT=upstream ;;
-*)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx, preempt," \
+*)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx, preempt, veneers," \
 		"distro-stock, distro-patched, bench-stock, bench-patched," \
 		"bench-upstream)" >&2
 	exit 2 ;;

@@ -79,6 +79,7 @@ BOOTS = {
     ("arm64", "stock"): [("", "", "kaslr")],
     ("arm64", "kasan"): [("", "", "kaslr")],
     ("arm64", "bti"): [("", "", "kaslr")],
+    ("arm64", "veneers"): [("", "", "kaslr")],
     ("arm64", "distro-stock"): [("", "", "kaslr")],
     ("arm64", "distro-patched"): [("", "", "kaslr")],
     ("arm64", "bench-stock"): [("", "", "kaslr")],
