@@ -60,7 +60,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest bench run test patches kasan bti nomodrwx preempt veneers \
+.PHONY: help deps source kernel user vmtest kselftest tools bench run test patches kasan bti nomodrwx preempt veneers \
 	distro-check distro-boot guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream guests-for test-prep
@@ -72,6 +72,7 @@ help:
 	@echo "make bench [ARCH=a] [ITERS=n] [RUNS=n]  stock 6.1, patched 6.1, upstream 6.12 on production configs,"
 	@echo "                               side by side under -icount (every arch without ARCH)"
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
+	@echo "make tools ARCH=a [VARIANT=patched|stock] [T=filter]   Debian's BPF tools (libbpf-tools, bpftrace) in QEMU"
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make mutants                   source mutants of the IR and backends: the conformance suite must fail each"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
@@ -170,6 +171,12 @@ kselftest: kernel
 	@scripts/build-kselftest.sh $(VARIANT) $(ARCH)
 	@scripts/run-vm.sh kselftest $(VARIANT) $(ARCH) "$(T)" $(KSELFTEST_TIMEOUT)
 
+# Debian's own BPF tools (libbpf-tools, bpftrace, bpftool, from Debian's
+# packages of the guest's architecture: scripts/debian-guest.sh) run as a
+# user runs them, each checked against a workload (selftests/tools).
+tools: kernel
+	@scripts/run-vm.sh tools $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+
 # The patched kernel with generic KASAN (kconfig/kasan.config), our suite
 # in one boot (with KASLR on arm64).  Not part of make test: KASAN doubles
 # the guest's run time under TCG, and make test runs KFENCE instead.
@@ -256,7 +263,8 @@ bench: source
 	done; echo "[bench $$(( $$(date +%s) - t0 ))s] done"; exit $$rc
 
 # Everything the QEMU runs of one kernel need: the kernel, our suite's
-# guest and the kernel selftests' guest.
+# guest and the kernel selftests' guest.  (The Debian guest, one per
+# architecture, is made by the first tools run that needs it.)
 guests: check-arch source
 	@scripts/kbuild.sh $(VARIANT) $(ARCH)
 	@scripts/build-guest.sh $(VARIANT) $(ARCH)
@@ -291,14 +299,16 @@ BOOT_ENV = CHURN_ROUNDS_x86_64=$(CHURN_ROUNDS_x86_64) \
 BOOT_RUNS = scripts/run-boots.sh $(VM_JOBS) $(VM_TIMEOUT) $(KSELFTEST_TIMEOUT)
 RUNS_patched := test:patched:arm64 kselftest:patched:arm64 \
 	test:patched:riscv64 kselftest:patched:riscv64 \
-	test:patched:x86_64 kselftest:patched:x86_64
+	test:patched:x86_64 kselftest:patched:x86_64 \
+	tools:patched:arm64 tools:patched:riscv64 tools:patched:x86_64
 # No kernel selftests on stock riscv64: 6.1 has no riscv64 trampoline, all
 # 23 selections fail with -524 (161 s of a make test run), and our suite's
 # stock boot shows that -524 case by case.  make kselftest ARCH=riscv64
 # VARIANT=stock still runs them.
 RUNS_stock := test:stock:arm64 kselftest:stock:arm64 \
 	test:stock:riscv64 \
-	test:stock:x86_64 kselftest:stock:x86_64
+	test:stock:x86_64 kselftest:stock:x86_64 \
+	tools:stock:arm64 tools:stock:riscv64 tools:stock:x86_64
 
 run: source
 	@rm -f $(BUILD)/results/*.ktap

@@ -5,7 +5,13 @@
 # lists, cache and empty dpkg status): the system's apt sources, dpkg
 # architectures and package database are left alone.
 #
-#   foreign-sysroot.sh DEBARCH SUITE DEST PACKAGE...
+#   foreign-sysroot.sh [--depends] DEBARCH SUITE DEST PACKAGE...
+#
+# With --depends, the packages they depend on (recursively, without
+# recommends; pre-dependencies included) are unpacked too: a root
+# filesystem for programs of that architecture (scripts/debian-guest.sh).
+# A named package the suite does not have for DEBARCH is then not an
+# error: it is listed in DEST/.absent.
 #
 # SUITE is the Debian suite to take them from (bookworm, or trixie for an
 # architecture bookworm lacks), from the mirror the system already uses.
@@ -14,7 +20,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-[ $# -ge 4 ] || { echo "usage: $0 DEBARCH SUITE DEST PACKAGE..." >&2; exit 2; }
+depends=0
+[ "${1:-}" = --depends ] && { depends=1; shift; }
+[ $# -ge 4 ] || { echo "usage: $0 [--depends] DEBARCH SUITE DEST PACKAGE..." >&2; exit 2; }
 arch=$1 suite=$2 dest=$3
 shift 3
 
@@ -31,10 +39,15 @@ missing=()
 for p in "$@"; do
 	[ -f "$dest/.unpacked-$p" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# With --depends, done when the closure of these same packages was.
+want="$*"
+[ ${#missing[@]} -eq 0 ] && { [ $depends -eq 0 ] ||
+	[ "$(cat "$dest/.closure-of" 2>/dev/null)" = "$want" ]; } && exit 0
 
 apt=$build/apt-$arch-$suite
-mkdir -p "$apt"/lists/partial "$apt"/cache/archives/partial "$apt"/debs \
+# Downloaded packages are kept beside the kernel cache, for every clone.
+debs=${XDG_CACHE_HOME:-$HOME/.cache}/sleep-tramp/debs/$arch-$suite
+mkdir -p "$apt"/lists/partial "$apt"/cache/archives/partial "$debs" \
 	"$apt"/sources.list.d "$dest"
 cat > "$apt/sources.list" <<EOF
 deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main
@@ -55,15 +68,44 @@ if [ -z "$(find "$apt/lists" -maxdepth 1 -name '*Packages*' -mtime -1 \
 	echo "deps: package lists for $arch ($suite)"
 	apt-get "${opts[@]}" update >/dev/null
 fi
+if [ $depends -eq 1 ]; then
+	# Real packages only: apt-cache shows a virtual one as <name>.
+	mapfile -t closure < <(apt-cache "${opts[@]}" depends --recurse \
+		--no-recommends --no-suggests --no-conflicts --no-breaks \
+		--no-replaces --no-enhances "$@" | grep -E '^[a-z0-9]' | sort -u)
+	[ ${#closure[@]} -gt 0 ] ||
+		{ echo "deps: no dependencies found for $* ($arch)" >&2; exit 1; }
+	# A named package the suite lacks for this architecture is said,
+	# and listed in DEST/.absent; the others are unpacked.
+	: > "$dest/.absent"
+	for p in "$@"; do
+		printf '%s\n' "${closure[@]}" | grep -qx -- "$p" && continue
+		echo "deps: $suite has no $p for $arch"
+		echo "$p" >> "$dest/.absent"
+	done
+	missing=()
+	for p in "${closure[@]}"; do
+		[ -f "$dest/.unpacked-$p" ] || missing+=("$p")
+	done
+fi
 for p in "${missing[@]}"; do
 	v=$(apt-cache "${opts[@]}" show --no-all-versions "$p" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -1)
 	[ -n "$v" ] || { echo "deps: no $p for $arch in $suite" >&2; exit 1; }
 	echo "deps: unpacking $p $v ($arch) into ${dest#"$root"/}"
-	(cd "$apt/debs" && rm -f "${p}"_*.deb &&
-		apt-get "${opts[@]}" download "$p" >/dev/null)
-	deb=$(ls "$apt/debs/${p}"_*.deb 2>/dev/null | head -1)
+	# A package of this version downloaded before (by any clone) is
+	# taken from the cache.
+	deb=
+	for f in "$debs/${p}"_*.deb; do
+		[ -f "$f" ] && [ "$(dpkg-deb -f "$f" Version)" = "$v" ] && deb=$f
+	done
+	if [ -z "$deb" ]; then
+		(cd "$debs" && rm -f "${p}"_*.deb &&
+			apt-get "${opts[@]}" download "$p" >/dev/null)
+		deb=$(ls "$debs/${p}"_*.deb 2>/dev/null | head -1)
+	fi
 	[ -n "$deb" ] || { echo "deps: could not download $p ($arch)" >&2; exit 1; }
 	dpkg-deb -x "$deb" "$dest"
 	echo "$v" > "$dest/.unpacked-$p"
 done
+[ $depends -eq 0 ] || echo "$want" > "$dest/.closure-of"

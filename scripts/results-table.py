@@ -39,7 +39,7 @@ ARCHS = ["x86_64", "arm64", "riscv64"]
 # The kernels make test runs and summary.py counts; other variants (kasan,
 # bti, nomodrwx) are shown but not counted.
 COUNTED = ["stock", "patched"]
-MODE_OF = {"sleeptest": "test", "kselftest": "kselftest"}
+MODE_OF = {"sleeptest": "test", "kselftest": "kselftest", "tools": "tools"}
 # The other results make test writes, as summary.py prints and counts
 # them: title, and whether anything but a pass is a failure.
 OTHERS = {

@@ -132,7 +132,8 @@ def main():
                    "variant and architecture")
     a = p.parse_args()
     runs = [r.split(":") for r in a.runs.split()]
-    mode_of = {"sleeptest": "test", "kselftest": "kselftest"}
+    mode_of = {"sleeptest": "test", "kselftest": "kselftest",
+               "tools": "tools"}
     t = Tally()
     label = {"pass": "ok", "fail": "FAIL", "xfail": "xfail", "skip": "skip"}
     for suite in a.suites.split(","):

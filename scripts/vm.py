@@ -92,12 +92,12 @@ DEFAULT_BOOTS = [("", "", None)]
 
 
 def boots_of(arch, variant, suite="sleeptest"):
-    """The boots a suite makes of one kernel.  The kernel selftests run on
-    the first boot only: the arm64 nokaslr boot's direct-BL call path is
+    """The boots a suite makes of one kernel.  The kernel selftests and
+    the tools run on the first boot only: the arm64 nokaslr boot's direct-BL call path is
     shown by our suite (call_paths_exercised), and a second selftests run
     there cost 170 s of make test's 30-minute budget."""
     b = BOOTS.get((arch, variant), DEFAULT_BOOTS)
-    return b[:1] if suite == "kselftest" else b
+    return b if suite == "sleeptest" else b[:1]
 
 # On every boot: KFENCE samples an allocation every millisecond (a use
 # after free of a trampoline image or program is caught within a suite
@@ -183,6 +183,8 @@ SUITES = {
     "sleeptest": ("", "sleepable-trampolines suite (selftests/)"),
     "kselftest": ("kselftest-", "kernel BPF selftests, test_progs subset "
                   "(selftests/kselftest/tests)"),
+    "tools": ("tools-", "Debian's BPF tools in a Debian guest "
+              "(selftests/tools)"),
 }
 
 T0 = time.time()
@@ -861,8 +863,8 @@ def cmd_test(a):
     per_boot = []
     todo = boots(a)
     for k, (name, extra, kaslr) in enumerate(todo):
-        stage = "vm %s%s%s-%s" % ("kselftest " if a.suite == "kselftest"
-                                  else "", a.variant, name, a.arch)
+        stage = "vm %s%s%s-%s" % ("" if a.suite == "sleeptest"
+                                  else a.suite + " ", a.variant, name, a.arch)
         results, meta = boot_results(a, stage, name, extra)
         if kaslr:
             results.append(kaslr_check(a, meta["text"], kaslr))
