@@ -66,25 +66,30 @@ diag_file() {
 }
 
 # Start a tool in the background (output in $w/$1.out) and wait until it
-# has attached: bpftool link show lists a link.  Then record which
+# has attached: bpftool link show lists at least $2 links, and no more
+# for a second (tools attach one link after another).  Then record which
 # attach path it took: fentry (trace_fentry or trace_fexit links) or
-# kprobe (perf_event links).  Sets tool_pid and tool_path.
+# kprobe (perf_event links).  Sets tool_pid, tool_links and tool_path.
 start_tool() {
-	name=$1
-	shift
+	name=$1 links=$2
+	shift 2
 	"$@" > $w/$name.out 2>&1 &
 	tool_pid=$!
-	t=0
-	while [ $t -lt 600 ]; do
-		bpftool link show > $w/$name.links 2>/dev/null
-		[ -s $w/$name.links ] && break
-		kill -0 $tool_pid 2>/dev/null || break
+	t=0 seen=0 same=0
+	while [ $t -lt 600 ] && [ $same -lt 5 ]; do
 		sleep 0.2
 		t=$((t + 1))
+		kill -0 $tool_pid 2>/dev/null || break
+		bpftool link show > $w/$name.links 2>/dev/null
+		now=$(grep -c '^[0-9]*: ' $w/$name.links)
+		if [ $now -ge $links ] && [ $now -eq $seen ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		seen=$now
 	done
-	# bpftrace attaches its probes one after another
-	sleep 1
-	bpftool link show > $w/$name.links 2>/dev/null
+	tool_links=$(grep -c '^[0-9]*: ' $w/$name.links)
 	if grep -q 'trace_fentry\|trace_fexit' $w/$name.links; then
 		tool_path=fentry
 	elif grep -q 'perf_event\|kprobe' $w/$name.links; then
@@ -136,7 +141,7 @@ path_ok() {
 
 case_vfsstat() {
 	need vfsstat libbpf-tools || { report vfsstat 0 "vfsstat missing"; return; }
-	start_tool vfsstat vfsstat 1 3
+	start_tool vfsstat 1 vfsstat 1 3
 	# 200 one-byte reads and 3 writes from dd
 	dd if=$w/data of=/dev/null bs=1 count=200 2>/dev/null
 	dd if=$w/data of=$w/copy bs=1024 count=3 2>/dev/null
@@ -149,7 +154,7 @@ case_vfsstat() {
 	# TIME READ/s WRITE/s FSYNC/s OPEN/s CREATE/s, one line per second
 	reads=$(awk '$1 ~ /:/ && $2 ~ /^[0-9]/ { s += $2 } END { print s + 0 }' \
 		$w/vfsstat.out)
-	echo "# vfsstat: path $tool_path, exit $tool_rc, READ/s summed $reads"
+	echo "# vfsstat: path $tool_path ($tool_links links), exit $tool_rc, READ/s summed $reads"
 	path_ok vfsstat || { report vfsstat 0 "vfsstat did not use fentry"; return; }
 	if [ "$reads" -ge 200 ]; then
 		report vfsstat 1
@@ -162,7 +167,7 @@ case_vfsstat() {
 case_klockstat() {
 	need klockstat libbpf-tools || { report klockstat 0 "klockstat missing"; return; }
 	# only locks taken by seq_read*(), which take their seq_file's mutex
-	start_tool klockstat klockstat -d 4 -c seq_read -s 2
+	start_tool klockstat 1 klockstat -d 4 -c seq_read -s 2
 	i=0
 	while [ $i -lt 50 ]; do
 		cat /proc/self/stat > /dev/null
@@ -177,7 +182,7 @@ case_klockstat() {
 	# Caller  Avg Wait  Count  Max Wait  Total Wait, the caller first
 	seq=$(awk '$1 ~ /^seq_read.*\+0x/ && $4 ~ /^[0-9]+$/ && $4 > 0' \
 		$w/klockstat.out | wc -l)
-	echo "# klockstat: path $tool_path, exit $tool_rc, $seq lock line(s) with a count from seq_read*()"
+	echo "# klockstat: path $tool_path ($tool_links links), exit $tool_rc, $seq lock line(s) with a count from seq_read*()"
 	path_ok klockstat || { report klockstat 0 "klockstat did not use fentry"; return; }
 	if [ "$seq" -gt 0 ]; then
 		report klockstat 1
@@ -189,7 +194,7 @@ case_klockstat() {
 
 case_tcpconnlat() {
 	need tcpconnlat libbpf-tools || { report tcpconnlat 0 "tcpconnlat missing"; return; }
-	start_tool tcpconnlat tcpconnlat
+	start_tool tcpconnlat 1 tcpconnlat
 	nc -l -p 5555 > $w/nc.out &
 	server=$!
 	sleep 0.5
@@ -201,7 +206,7 @@ case_tcpconnlat() {
 	# PID COMM IP SADDR DADDR DPORT LAT(ms)
 	seen=$(awk '$2 == "nc" && $5 == "127.0.0.1" && $6 == "5555"' \
 		$w/tcpconnlat.out | wc -l)
-	echo "# tcpconnlat: path $tool_path, exit $tool_rc, $seen connect(s) of nc to 127.0.0.1:5555"
+	echo "# tcpconnlat: path $tool_path ($tool_links links), exit $tool_rc, $seen connect(s) of nc to 127.0.0.1:5555"
 	path_ok tcpconnlat || { report tcpconnlat 0 "tcpconnlat did not use fentry"; return; }
 	if [ "$seen" -eq 1 ]; then
 		report tcpconnlat 1
@@ -225,7 +230,7 @@ run_bpftrace() {
 	*v0.1[0-9].*) ;;
 	*) args="args." ;;
 	esac
-	start_tool bpftrace bpftrace -e '
+	start_tool bpftrace 3 bpftrace -e '
 kfunc:vfs_read /comm == "dd"/ { @reads = count(); }
 kretfunc:vfs_read /comm == "dd"/ { @bytes = sum(retval); }
 kfunc:vfs_open /comm == "cat"/ { printf("open %s\n", str('"$args"'path->dentry->d_name.name)); }
@@ -238,7 +243,7 @@ kfunc:vfs_open /comm == "cat"/ { printf("open %s\n", str('"$args"'path->dentry->
 	bt_reads=$(sed -n 's/^@reads: \([0-9]*\)$/\1/p' $w/bpftrace.out)
 	bt_bytes=$(sed -n 's/^@bytes: \([0-9]*\)$/\1/p' $w/bpftrace.out)
 	bt_opens=$(grep -c '^open tools-marker$' $w/bpftrace.out)
-	echo "# bpftrace: path $tool_path, exit $tool_rc ${tool_stop} s after SIGINT, @reads ${bt_reads:-none} @bytes ${bt_bytes:-none}, ${bt_opens} open(s) of tools-marker"
+	echo "# bpftrace: path $tool_path ($tool_links links), exit $tool_rc ${tool_stop} s after SIGINT, @reads ${bt_reads:-none} @bytes ${bt_bytes:-none}, ${bt_opens} open(s) of tools-marker"
 }
 
 # bpftrace_case NAME VALUE WANT WHAT (after run_bpftrace)
