@@ -833,6 +833,24 @@ static int id_gone(int (*get_fd)(__u32), __u32 id)
 	return errno == ENOENT;
 }
 
+/*
+ * Wait up to limit seconds for program prog_id and map map_id to be gone:
+ * 1 if they went, and the seconds waited in *waited.
+ */
+static int prog_and_map_gone(__u32 prog_id, __u32 map_id, double limit,
+			     double *waited)
+{
+	double t0 = mono_seconds();
+	int gone;
+
+	while (!(gone = id_gone(bpf_prog_get_fd_by_id, prog_id) &&
+		 id_gone(bpf_map_get_fd_by_id, map_id)) &&
+	       mono_seconds() - t0 < limit)
+		sleep_ms(50);
+	*waited = mono_seconds() - t0;
+	return gone;
+}
+
 void test_detached_prog_freed_while_sleeping(void)
 {
 	struct pipe_reader r = { .fd = -1 };
@@ -840,7 +858,7 @@ void test_detached_prog_freed_while_sleeping(void)
 	struct bpf_map_info minfo = {};
 	__u32 plen = sizeof(pinfo), mlen = sizeof(minfo);
 	struct pinned *skel;
-	double t0, t = 0, waited;
+	double t0, waited;
 	int pfd[2] = { -1, -1 };
 	int started = 0, gone = 0;
 
@@ -877,14 +895,9 @@ void test_detached_prog_freed_while_sleeping(void)
 	skel->bss->reader_tid = r.tid;
 	sleep_ms(100);	/* well inside the function's wait */
 
-	t0 = mono_seconds();
 	pinned__destroy(skel);
 	skel = NULL;
-	while (!(gone = id_gone(bpf_prog_get_fd_by_id, pinfo.id) &&
-		 id_gone(bpf_map_get_fd_by_id, minfo.id)) &&
-	       mono_seconds() - t0 < 5)
-		sleep_ms(50);
-	waited = mono_seconds() - t0;
+	gone = prog_and_map_gone(pinfo.id, minfo.id, 5, &waited);
 	diag("detached fexit program %u and map %u %s %.2f s after the "
 	     "detach, the reader %s", pinfo.id, minfo.id,
 	     gone ? "freed" : "still there", waited,
@@ -898,18 +911,14 @@ void test_detached_prog_freed_while_sleeping(void)
 	if (!CHECK(write(pfd[1], "pinned", 6) == 6, "write: %s",
 		   strerror(errno)))
 		goto out;
-	for (t = mono_seconds(); !r.done && mono_seconds() - t < 10; )
+	for (t0 = mono_seconds(); !r.done && mono_seconds() - t0 < 10; )
 		sleep_ms(20);
 	CHECK(r.done && r.ret == 6 && !memcmp(r.buf, "pinned", 6),
 	      "the reader's read returned %ld, want 6 bytes", r.ret);
 	if (!gone) {
-		t = mono_seconds();
-		while (!(gone = id_gone(bpf_prog_get_fd_by_id, pinfo.id) &&
-			 id_gone(bpf_map_get_fd_by_id, minfo.id)) &&
-		       mono_seconds() - t < 10)
-			sleep_ms(50);
+		gone = prog_and_map_gone(pinfo.id, minfo.id, 10, &waited);
 		diag("program and map %s %.2f s after the reader returned",
-		     gone ? "freed" : "still there", mono_seconds() - t);
+		     gone ? "freed" : "still there", waited);
 	}
 out:
 	if (started) {
