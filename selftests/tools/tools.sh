@@ -139,29 +139,42 @@ path_ok() {
 	return 1
 }
 
+# verdict NAME PASSED MESSAGE [LINES]: the case's result once its tool
+# has run: the fentry path and PASSED = 1, or else MESSAGE and the first
+# LINES (20) lines of the tool's output.
+verdict() {
+	path_ok $1 || { report $1 0 "$1 did not use fentry"; return; }
+	if [ "$2" = 1 ]; then
+		report $1 1
+	else
+		diag_file $w/$1.out ${4:-20}
+		report $1 0 "$3"
+	fi
+}
+
+# Wait up to 30 s for a tool that stops by itself (a count or duration).
+wait_tool() {
+	t=0
+	while kill -0 $tool_pid 2>/dev/null && [ $t -lt 150 ]; do
+		sleep 0.2
+		t=$((t + 1))
+	done
+}
+
 case_vfsstat() {
 	need vfsstat libbpf-tools || { report vfsstat 0 "vfsstat missing"; return; }
 	start_tool vfsstat 1 vfsstat 1 3
 	# 200 one-byte reads and 3 writes from dd
 	dd if=$w/data of=/dev/null bs=1 count=200 2>/dev/null
 	dd if=$w/data of=$w/copy bs=1024 count=3 2>/dev/null
-	t=0
-	while kill -0 $tool_pid 2>/dev/null && [ $t -lt 100 ]; do
-		sleep 0.2
-		t=$((t + 1))
-	done
+	wait_tool
 	stop_tool
 	# TIME READ/s WRITE/s FSYNC/s OPEN/s CREATE/s, one line per second
 	reads=$(awk '$1 ~ /:/ && $2 ~ /^[0-9]/ { s += $2 } END { print s + 0 }' \
 		$w/vfsstat.out)
 	echo "# vfsstat: path $tool_path ($tool_links links), exit $tool_rc, READ/s summed $reads"
-	path_ok vfsstat || { report vfsstat 0 "vfsstat did not use fentry"; return; }
-	if [ "$reads" -ge 200 ]; then
-		report vfsstat 1
-	else
-		diag_file $w/vfsstat.out
-		report vfsstat 0 "vfsstat counted $reads reads, want at least the workload's 200"
-	fi
+	verdict vfsstat "$([ "$reads" -ge 200 ] && echo 1)" \
+		"vfsstat counted $reads reads, want at least the workload's 200"
 }
 
 case_klockstat() {
@@ -173,23 +186,14 @@ case_klockstat() {
 		cat /proc/self/stat > /dev/null
 		i=$((i + 1))
 	done
-	t=0
-	while kill -0 $tool_pid 2>/dev/null && [ $t -lt 150 ]; do
-		sleep 0.2
-		t=$((t + 1))
-	done
+	wait_tool
 	stop_tool
 	# Caller  Avg Wait  Count  Max Wait  Total Wait, the caller first
 	seq=$(awk '$1 ~ /^seq_read.*\+0x/ && $4 ~ /^[0-9]+$/ && $4 > 0' \
 		$w/klockstat.out | wc -l)
 	echo "# klockstat: path $tool_path ($tool_links links), exit $tool_rc, $seq lock line(s) with a count from seq_read*()"
-	path_ok klockstat || { report klockstat 0 "klockstat did not use fentry"; return; }
-	if [ "$seq" -gt 0 ]; then
-		report klockstat 1
-	else
-		diag_file $w/klockstat.out 30
-		report klockstat 0 "klockstat reported no lock taken in seq_read (the workload read /proc/self/stat 50 times)"
-	fi
+	verdict klockstat "$([ "$seq" -gt 0 ] && echo 1)" \
+		"klockstat reported no lock taken in seq_read (the workload read /proc/self/stat 50 times)" 30
 }
 
 case_tcpconnlat() {
@@ -207,13 +211,8 @@ case_tcpconnlat() {
 	seen=$(awk '$2 == "nc" && $5 == "127.0.0.1" && $6 == "5555"' \
 		$w/tcpconnlat.out | wc -l)
 	echo "# tcpconnlat: path $tool_path ($tool_links links), exit $tool_rc, $seen connect(s) of nc to 127.0.0.1:5555"
-	path_ok tcpconnlat || { report tcpconnlat 0 "tcpconnlat did not use fentry"; return; }
-	if [ "$seen" -eq 1 ]; then
-		report tcpconnlat 1
-	else
-		diag_file $w/tcpconnlat.out
-		report tcpconnlat 0 "tcpconnlat showed $seen connects of nc to 127.0.0.1:5555, want 1"
-	fi
+	verdict tcpconnlat "$([ "$seen" -eq 1 ] && echo 1)" \
+		"tcpconnlat showed $seen connects of nc to 127.0.0.1:5555, want 1"
 }
 
 # One bpftrace run for the three bpftrace cases: its start-up (LLVM, BTF)
