@@ -119,7 +119,6 @@ stop_tool() {
 # report NAME OK MESSAGE
 report() {
 	n=$((n + 1))
-	echo "sleeptest-case: $1" > /dev/kmsg
 	if [ "$2" = 1 ]; then
 		echo "ok $n $1"
 	else
@@ -276,6 +275,9 @@ case_bpftrace_args() {
 }
 
 for c in $selected; do
+	# where the case starts, in the kernel log (scripts/vm.py scopes
+	# known kernel reports by these marks)
+	echo "sleeptest-case: $c" > /dev/kmsg
 	case_$c
 done
 echo "# tools: $((n - failed)) passed, $failed failed"
