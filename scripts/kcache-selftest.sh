@@ -53,6 +53,12 @@ echo "CONFIG_EXTRA=y" >>"$root/kconfig/riscv64.config"
 check '[ "$(kcache_key)" = "$k3" ]' "another architecture's fragment does not"
 
 check '[ "$(KCFLAGS=-O3 kcache_key)" != "$k3" ]' "KCFLAGS changes the key"
+echo "# a variant added" >>"$root/scripts/variant.sh"
+check '[ "$(kcache_key)" = "$k3" ]' "a change to variant.sh that leaves this variant as it was does not"
+k=$(TOOLCHAIN=(CC=clang); kcache_key)
+check '[ -n "$k" ] && [ "$k" != "$k3" ]' "this variant's toolchain changes the key"
+k=$(SRCVARIANT=patched; kcache_key)
+check '[ -n "$k" ] && [ "$k" != "$k3" ]' "this variant's source tree changes the key"
 check '[ -z "$(kcache_dir=off kcache_key)" ]' "KERNEL_CACHE=off means no key"
 
 # A finished build: image, vmlinux, an object and the link temporaries.

@@ -10,8 +10,11 @@
 #   - the source tree (git tree id of build/<variant>/linux; a tree with
 #     uncommitted changes is never cached),
 #   - the config fragments kconfig.sh merges for this variant,
-#   - the build scripts (kbuild.sh, kconfig.sh, variant.sh, arch.sh,
-#     kseed.sh, buildenv.sh, this),
+#   - what variant.sh sets for this variant (source tree, toolchain,
+#     base configuration), not the whole file: adding a variant does not
+#     change the others' keys,
+#   - the build scripts (kbuild.sh, kconfig.sh, arch.sh, kseed.sh,
+#     buildenv.sh, this),
 #   - the toolchain's versions (gcc, cross gcc and ld, clang and lld for
 #     bti, pahole, make) and KCFLAGS/KAFLAGS/KCPPFLAGS.
 # The key is also stamped into the object directory, so a rebuild of an
@@ -39,7 +42,10 @@ kcache_key() {
 		while read -r f; do
 			echo "file ${f#"$root"/}"; cat "$f"
 		done < <(config_fragments)
-		for f in kbuild.sh kconfig.sh variant.sh arch.sh kseed.sh \
+		echo "variant $variant source $SRCVARIANT" \
+			"base ${BASECONFIG:+${BASECONFIG#"$root"/}}" \
+			"toolchain ${TOOLCHAIN[*]}"
+		for f in kbuild.sh kconfig.sh arch.sh kseed.sh \
 			kcache.sh buildenv.sh; do
 			echo "file scripts/$f"; cat "$root/scripts/$f"
 		done
