@@ -34,8 +34,10 @@ for p in "${PACKAGES[@]}"; do
 	fi
 done > "$out/packages.txt"
 
-inputs=$( (cat "$out/packages.txt" "$root/scripts/guest-init.sh" \
-	"$root/selftests/tools/tools.sh" "$0") | sha256sum | cut -c1-16)
+# Every unpacked package's version (libraries too), our files, this script
+inputs=$( (cat "$out"/root/.unpacked-* "$out/packages.txt" \
+	"$root/scripts/guest-init.sh" "$root/selftests/tools/tools.sh" "$0") |
+	sha256sum | cut -c1-16)
 if [ -f "$out/initramfs.cpio" ] &&
    [ "$(cat "$out/inputs" 2>/dev/null)" = "$inputs" ]; then
 	log "up to date"

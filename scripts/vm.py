@@ -93,9 +93,10 @@ DEFAULT_BOOTS = [("", "", None)]
 
 def boots_of(arch, variant, suite="sleeptest"):
     """The boots a suite makes of one kernel.  The kernel selftests and
-    the tools run on the first boot only: the arm64 nokaslr boot's direct-BL call path is
-    shown by our suite (call_paths_exercised), and a second selftests run
-    there cost 170 s of make test's 30-minute budget."""
+    the tools run on the first boot only: the arm64 nokaslr boot's
+    direct-BL call path is shown by our suite (call_paths_exercised), and
+    a second selftests run there cost 170 s of make test's 30-minute
+    budget."""
     b = BOOTS.get((arch, variant), DEFAULT_BOOTS)
     return b if suite == "sleeptest" else b[:1]
 
