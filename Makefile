@@ -20,6 +20,9 @@ CONF_ARCHS := x86_64 arm64 riscv64
 ARCH ?= x86_64
 VARIANT ?= patched
 T ?=
+# Cases of our suite to leave out, by name, comma-separated (make vmtest,
+# make kasan ...): the rest of a suite after a long case ran on its own.
+X ?=
 ITERS ?= 20000
 VM_TIMEOUT ?= 1500
 KSELFTEST_TIMEOUT ?= 1200
@@ -68,7 +71,7 @@ export BUILD_DIR := $(BUILD)
 help:
 	@echo "make run                       patched kernels for $(ARCHS): build, boot, run the suite, print a table"
 	@echo "make test                      CI: stock+patched x $(ARCHS), final line 'N passed, M failed, K skipped'"
-	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter]   one kernel, one QEMU run"
+	@echo "make vmtest ARCH=a [VARIANT=patched|stock] [T=filter] [X=case,...]   one kernel, one QEMU run"
 	@echo "make bench [ARCH=a] [ITERS=n] [RUNS=n]  stock 6.1, patched 6.1, upstream 6.12 on production configs,"
 	@echo "                               side by side under -icount (every arch without ARCH)"
 	@echo "make kselftest ARCH=a [VARIANT=patched|stock] [T=filter]   the kernel's BPF selftests (test_progs subset) in QEMU"
@@ -145,7 +148,7 @@ mutants: deps
 	@$(PY) scripts/mutants.py
 
 vmtest: kernel user
-	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) \
+	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) EXCLUDE="$(X)" \
 		scripts/run-vm.sh test $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
 
 # A kernel from Debian's own configuration (scripts/distro-config.sh:

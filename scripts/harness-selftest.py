@@ -166,6 +166,25 @@ def check_filter_selects_nothing():
             "a case does not")
 
 
+def check_exclude():
+    a = args()
+    a.exclude = "second"
+    text = finished("KTAP version 1\n1..2\nok 1 first\nok 2 third\n")
+    res = {r[0]: r for r in judge_console(a, text, False, {}, "known", [],
+                                          CASES, vm.excluded_cases(a))}
+    a.exclude = "second,no_such_case"
+    bad = {r[0]: r for r in judge_console(a, text, False, {}, "known", [],
+                                          CASES, vm.excluded_cases(a))}
+    return (status(res, "second") == "skip" and
+            res["second"][2] == "SKIP " + vm.EXCLUDED_REASON and
+            status(res, "third") == "pass" and
+            status(res, "guest_completed") == "pass" and
+            "exclude_names_cases" not in res and
+            status(bad, "exclude_names_cases") == "fail",
+            "X= leaves a case out, reported as SKIP, not as not run; a name "
+            "that is no case fails the run")
+
+
 def check_hung_case():
     # Live lines only: the guest stopped printing during "second".
     # A case mark the kernel printed runs on from the result line.
@@ -616,7 +635,8 @@ def check_run_boots_ready():
 def main():
     checks = [check_clean_run, check_lockdep_off, check_killed_by_signal,
               check_boot_modules,
-              check_filter_selects_nothing, check_layout_free_skips,
+              check_filter_selects_nothing, check_exclude,
+              check_layout_free_skips,
               check_hung_case, check_known_log, check_known_log_scoped,
               check_known_case_fails_otherwise,
               check_known_log_and_other, check_call_paths,

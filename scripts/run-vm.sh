@@ -36,4 +36,4 @@ if [ "$mode" = bench ]; then
 fi
 exec python3 "$root/scripts/vm.py" test --suite "$suite" "${common[@]}" \
 	--filter "$arg" --churn-rounds "${CHURN_ROUNDS:-0}" \
-	--stress-rounds "${STRESS_ROUNDS:-0}"
+	--stress-rounds "${STRESS_ROUNDS:-0}" --exclude "${EXCLUDE:-}"

@@ -552,6 +552,7 @@ LAYOUT_FREE_CASES = (
 )
 LAYOUT_FREE_REASON = ("runs on the KASLR boot of this kernel; what it tests "
                       "does not depend on the call sites' layout")
+EXCLUDED_REASON = "left out on the command line (X=)"
 
 
 def layout_free_skips(a, name):
@@ -562,6 +563,12 @@ def layout_free_skips(a, name):
     return list(LAYOUT_FREE_CASES)
 
 
+def excluded_cases(a):
+    """The cases the command line leaves out (make vmtest X=a,b): for
+    the rest of a suite after a long case ran on its own."""
+    return [c for c in getattr(a, "exclude", "").split(",") if c]
+
+
 def boot_results(a, stage, name, extra):
     """One boot of the suite: raw results with known failures applied,
     plus the harness's own checks of the run."""
@@ -570,7 +577,7 @@ def boot_results(a, stage, name, extra):
     # guest leaves it out unless the filter asks for it by name.
     crash = [c for c, k in known.items() if k[0] == CRASH and
              not (a.filter and a.filter in c)]
-    skips = layout_free_skips(a, name)
+    skips = layout_free_skips(a, name) + excluded_cases(a)
     guest_args = "-t %s" % a.filter if a.filter else ""
     if crash or skips:
         guest_args += " -x %s" % ",".join(crash + skips)
@@ -669,13 +676,19 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
                 "with T=%s)" % c]))
     for c in skips:
         if c in cases and c not in names:
-            results.append((c, "skip", "SKIP " + LAYOUT_FREE_REASON, []))
+            results.append((c, "skip", "SKIP " + (
+                EXCLUDED_REASON if c in excluded_cases(a)
+                else LAYOUT_FREE_REASON), []))
     # A filter that selects nothing would pass having tested nothing.
     if a.filter and cases and not any(a.filter in c for c in cases):
         results.append(("filter_selects_cases", "fail", None, [
             "# the filter '%s' selects none of the guest's %d cases "
             "(a guest built before the case existed?)"
             % (a.filter, len(cases))]))
+    unknown = [c for c in excluded_cases(a) if cases and c not in cases]
+    if unknown:
+        results.append(("exclude_names_cases", "fail", None, [
+            "# X= names no case of the guest: %s" % ", ".join(unknown)]))
     # The run itself: the guest finished, and its kernel log is clean.
     tail = text.splitlines()[-40:]
     if timed_out or out is None:
@@ -1105,6 +1118,8 @@ def main():
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--churn-rounds", type=int, default=0)
     p.add_argument("--stress-rounds", type=int, default=0)
+    p.add_argument("--exclude", default="",
+                   help="cases to leave out, by name, comma-separated")
     a = p.parse_args()
     sys.exit(cmd_test(a) if a.cmd == "test" else cmd_bench(a))
 

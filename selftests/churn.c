@@ -285,7 +285,7 @@ static void trampoline_churn(int with_tracer)
 	long rounds, round = 0, hits0, hits1, cpu[2], mismatches;
 	int images = 0, images_peak = 0, images0, images_new = 0;
 	static struct image_set before;
-	double t0, t_free = 0;
+	double t0, t_free = 0, t_progress;
 	struct churn_workers cws;
 	struct churn_template ct;
 	struct attach *skel;
@@ -319,6 +319,7 @@ static void trampoline_churn(int with_tracer)
 	report_call_path(fn);
 	memset(churn_step_s, 0, sizeof(churn_step_s));
 	hits0 = skel->bss->fentry_hits;
+	t_progress = t0;
 	for (round = 0; round < rounds; round++) {
 		if (!churn_round(&ct, round, &cws))
 			break;
@@ -326,6 +327,12 @@ static void trampoline_churn(int with_tracer)
 			images = count_trampoline_images();
 			if (images > images_peak)
 				images_peak = images;
+		}
+		/* 2,000 rounds take an hour under KASAN: show they go on. */
+		if (mono_seconds() - t_progress >= 60) {
+			t_progress = mono_seconds();
+			diag("churn: %ld of %ld rounds, %.0f s", round + 1,
+			     rounds, t_progress - t0);
 		}
 	}
 	/*
