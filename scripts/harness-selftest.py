@@ -159,11 +159,17 @@ def check_filter_selects_nothing():
     one = {r[0]: r for r in judge_console(
         a, finished("KTAP version 1\n1..1\nok 1 second\n"), False, {},
         "known", [], CASES)}
+    a.filter = "no_such_case,third"
+    two = {r[0]: r for r in judge_console(
+        a, finished("KTAP version 1\n1..1\nok 1 third\n"), False, {},
+        "known", [], CASES)}
     return (status(none, "filter_selects_cases") == "fail" and
             "filter_selects_cases" not in one and
-            status(one, "second") == "pass",
+            status(one, "second") == "pass" and
+            "filter_selects_cases" not in two and
+            status(two, "third") == "pass" and "second" not in two,
             "a filter that selects no case fails the run; one that selects "
-            "a case does not")
+            "a case does not, nor one of whose alternatives (A,B) does")
 
 
 def check_exclude():

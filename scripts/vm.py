@@ -563,6 +563,12 @@ def layout_free_skips(a, name):
     return list(LAYOUT_FREE_CASES)
 
 
+def selects(filt, name):
+    """Whether the filter (T=: substrings, comma-separated, any of them)
+    selects case name; an empty filter selects every case."""
+    return not filt or any(f and f in name for f in filt.split(","))
+
+
 def excluded_cases(a):
     """The cases the command line leaves out (make vmtest X=a,b): for
     the rest of a suite after a long case ran on its own."""
@@ -576,7 +582,7 @@ def boot_results(a, stage, name, extra):
     # A known failure whose EXPECT is "!crash" takes the kernel down: the
     # guest leaves it out unless the filter asks for it by name.
     crash = [c for c, k in known.items() if k[0] == CRASH and
-             not (a.filter and a.filter in c)]
+             not (a.filter and selects(a.filter, c))]
     skips = layout_free_skips(a, name) + excluded_cases(a)
     guest_args = "-t %s" % a.filter if a.filter else ""
     if crash or skips:
@@ -627,7 +633,7 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
     raw = parse_ktap(out if out is not None else live_output(text))
     names = [r[0] for r in raw]
     want = [c for c in cases
-            if (not a.filter or a.filter in c) and c not in crash and
+            if selects(a.filter, c) and c not in crash and
             c not in skips]
     hung = None
     for c in want:
@@ -670,7 +676,7 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
         else:
             results.append((name_, "pass" if ok else "fail", None, diag))
     for c in crash:
-        if not a.filter or a.filter in c:
+        if selects(a.filter, c):
             results.append((c, "xfail", "XFAIL " + known[c][1], [
                 "# not run: listed as crashing this kernel (run it alone "
                 "with T=%s)" % c]))
@@ -680,7 +686,7 @@ def judge_console(a, text, timed_out, known, known_path, crash, cases,
                 EXCLUDED_REASON if c in excluded_cases(a)
                 else LAYOUT_FREE_REASON), []))
     # A filter that selects nothing would pass having tested nothing.
-    if a.filter and cases and not any(a.filter in c for c in cases):
+    if a.filter and cases and not any(selects(a.filter, c) for c in cases):
         results.append(("filter_selects_cases", "fail", None, [
             "# the filter '%s' selects none of the guest's %d cases "
             "(a guest built before the case existed?)"

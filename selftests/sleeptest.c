@@ -935,11 +935,29 @@ static int is_excluded(const char *name)
 	return 0;
 }
 
+/* -t A,B: the cases whose name contains A or B */
 static int selected(const char *name, const char *filter)
 {
+	const char *p = filter;
+	char part[128];
+	size_t n;
+
 	if (is_excluded(name))
 		return 0;
-	return !filter || !*filter || strstr(name, filter);
+	if (!filter || !*filter)
+		return 1;
+	while (p) {
+		n = strcspn(p, ",");
+		if (n && n < sizeof(part)) {
+			memcpy(part, p, n);
+			part[n] = 0;
+			if (strstr(name, part))
+				return 1;
+		}
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
 }
 
 /*
@@ -1148,7 +1166,7 @@ int main(int argc, char **argv)
 			excluded = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-l] [-t SUBSTRING] "
+			fprintf(stderr, "usage: %s [-l] [-t SUBSTRING,...] "
 				"[-x CASE,...] | --bench ITERATIONS [RUNS]\n",
 				argv[0]);
 			return 2;

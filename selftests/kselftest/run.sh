@@ -3,7 +3,7 @@
 # /sleeptest of the kernel-selftests guest (scripts/guest-init.sh runs it):
 # each line of /selections is one test_progs run and one KTAP case.
 #   run.sh            all selections
-#   run.sh -t TEXT    the selections containing TEXT
+#   run.sh -t A,B     the selections containing A or B
 #   run.sh -l         list them
 # A case passes when test_progs exits 0 having passed at least one test and
 # skipped none: a skipped test is not a pass.
@@ -23,7 +23,7 @@ printf '#!/bin/busybox sh\nexec /bin/busybox sh "$@"\n' > /bin/bash
 chmod +x /bin/bash
 mkdir -p /mnt
 ip link set lo up
-sel=$(grep -F -- "$filter" /selections)
+sel=$(grep -F -- "$(echo "$filter" | tr , '\n')" /selections)
 echo "KTAP version 1"
 echo "1..$(echo "$sel" | grep -c .)"
 i=0 failed=0

@@ -13,8 +13,8 @@
 #   tools.sh -t A,B -x C,D   the cases whose name contains A or B, but
 #                            not those named C or D
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-CASES="vfsstat klockstat tcpconnlat bpftrace_kfunc bpftrace_kretfunc
-bpftrace_args"
+CASES="vfsstat klockstat tcpconnlat tcprtt solisten bpftrace_kfunc
+bpftrace_kretfunc bpftrace_args"
 
 only="" skip=""
 while [ $# -gt 0 ]; do
@@ -211,6 +211,44 @@ case_tcpconnlat() {
 	echo "# tcpconnlat: path $tool_path ($tool_links links), exit $tool_rc, $seen connect(s) of nc to 127.0.0.1:5555"
 	verdict tcpconnlat "$([ "$seen" -eq 1 ] && echo 1)" \
 		"tcpconnlat showed $seen connects of nc to 127.0.0.1:5555, want 1"
+}
+
+case_tcprtt() {
+	need tcprtt libbpf-tools || { report tcprtt 0 "tcprtt missing"; return; }
+	# A histogram of the RTTs of segments received on established
+	# sockets, printed on SIGINT: 64 KiB over loopback gives some.
+	start_tool tcprtt 1 tcprtt
+	nc -l -p 5556 > $w/nc.out &
+	server=$!
+	sleep 0.5
+	dd if=/dev/zero bs=1024 count=64 2>/dev/null | nc 127.0.0.1 5556
+	sleep 1
+	kill $server 2>/dev/null
+	wait $server
+	stop_tool
+	# "     usecs : count distribution" rows: "LOW -> HIGH : COUNT |***|"
+	rtts=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' \
+		$w/tcprtt.out)
+	echo "# tcprtt: path $tool_path ($tool_links links), exit $tool_rc, $rtts RTT(s) in its histogram"
+	verdict tcprtt "$([ "$rtts" -gt 0 ] && echo 1)" \
+		"tcprtt counted no RTT while 64 KiB went over loopback TCP"
+}
+
+case_solisten() {
+	need solisten libbpf-tools || { report solisten 0 "solisten missing"; return; }
+	start_tool solisten 1 solisten
+	nc -l -p 5557 > /dev/null &
+	server=$!
+	sleep 1
+	kill $server 2>/dev/null
+	wait $server
+	stop_tool
+	# PID COMM RET BACKLOG PROTO PORT ADDR, one line per listen()
+	seen=$(awk '$2 == "nc" && $3 == "0" && $6 == "5557"' \
+		$w/solisten.out | wc -l)
+	echo "# solisten: path $tool_path ($tool_links links), exit $tool_rc, $seen listen(s) of nc on port 5557"
+	verdict solisten "$([ "$seen" -eq 1 ] && echo 1)" \
+		"solisten showed $seen listens of nc on port 5557, want 1"
 }
 
 # One bpftrace run for the three bpftrace cases: its start-up (LLVM, BTF)
