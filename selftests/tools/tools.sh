@@ -13,8 +13,8 @@
 #   tools.sh -t A,B -x C,D   the cases whose name contains A or B, but
 #                            not those named C or D
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-CASES="vfsstat klockstat tcpconnlat tcprtt solisten bpftrace_kfunc
-bpftrace_kretfunc bpftrace_args"
+CASES="vfsstat klockstat tcpconnlat tcprtt solisten readahead cachestat
+bpftrace_kfunc bpftrace_kretfunc bpftrace_args"
 
 only="" skip=""
 while [ $# -gt 0 ]; do
@@ -249,6 +249,39 @@ case_solisten() {
 	echo "# solisten: path $tool_path ($tool_links links), exit $tool_rc, $seen listen(s) of nc on port 5557"
 	verdict solisten "$([ "$seen" -eq 1 ] && echo 1)" \
 		"solisten showed $seen listens of nc on port 5557, want 1"
+}
+
+# A tool that hooks page-cache functions: start it, read a file it has
+# not seen (drop_caches first), stop it, and keep its output.
+run_pagecache_tool() {
+	need $1 libbpf-tools || return 1
+	start_tool $1 1 $1
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	cat $w/data /usr/bin/bpftool > /dev/null
+	sleep 2
+	stop_tool
+	echo "# $1: path $tool_path ($tool_links links), exit $tool_rc"
+}
+
+case_readahead() {
+	run_pagecache_tool readahead || { report readahead 0 "readahead missing"; return; }
+	# "Readahead unused/total pages: U/T" then a histogram, on SIGINT
+	total=$(sed -n 's|^Readahead unused/total pages: [0-9]*/\([0-9]*\)$|\1|p' \
+		$w/readahead.out)
+	echo "# readahead: ${total:-no} pages read ahead"
+	verdict readahead "$([ "${total:-0}" -gt 0 ] && echo 1)" \
+		"readahead reported no page read ahead for a file read after drop_caches"
+}
+
+case_cachestat() {
+	run_pagecache_tool cachestat || { report cachestat 0 "cachestat missing"; return; }
+	# HITS MISSES DIRTIES HITRATIO BUFFERS_MB CACHED_MB, one line a second
+	misses=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' \
+		$w/cachestat.out)
+	echo "# cachestat: $misses page-cache misses"
+	verdict cachestat "$([ "$misses" -gt 0 ] && echo 1)" \
+		"cachestat counted no page-cache miss for a file read after drop_caches"
 }
 
 # One bpftrace run for the three bpftrace cases: its start-up (LLVM, BTF)
