@@ -69,10 +69,10 @@ TCG_SINGLE_THREAD = {"arm64", "x86_64"}
 # The boots of one kernel, each its own result file: (name suffix, extra
 # kernel command line, KASLR expectation).  The arm64 kernels are built
 # with KASLR (kconfig/arm64-layout.config); the patched one is booted both
-# ways:
-# with KASLR its call sites reach BPF trampolines (vmalloc space) through
-# ftrace_regs_caller, with nokaslr by a direct BL.  The "kaslr" check
-# compares the guest's _text with the link address in System.map.
+# ways: with KASLR its call sites reach BPF trampolines (vmalloc space,
+# beyond BL range) through a direct-call veneer, with nokaslr by a direct
+# BL.  The "kaslr" check compares the guest's _text with the link address
+# in System.map.
 BOOTS = {
     ("arm64", "patched"): [("", "", "kaslr"),
                            ("-nokaslr", "nokaslr", "nokaslr")],
