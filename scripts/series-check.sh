@@ -12,6 +12,8 @@
 # fragments leave out the options its tree does not define, each one
 # named in the log.  The copy hashes like the original (the kernel cache
 # key names files relative to the harness), so the tip's key is the same.
+# A build that passed is remembered (build/series-check.passed) by its
+# tree and inputs: a run stopped half-way resumes where it was.
 #
 # A patch that changes only other architectures' arch/<dir>/ files (or
 # MAINTAINERS, Documentation/) leaves this architecture's build inputs as
@@ -44,6 +46,35 @@ untouched_for() {
 harness=$(mktemp -d)
 trap 'rm -rf "$harness"' EXIT
 cp -r "$root/scripts" "$root/kconfig" "$root/Kconfig.sleep" "$harness/"
+# Is $1 a fragment the patched kernels of the checked architectures merge?
+used_fragment() {
+	local a
+	[ "$1" = Kconfig.sleep ] && return 0
+	for a in "${archs[@]}"; do
+		case $1 in kconfig/"$a".config|kconfig/"$a"-layout.config|kconfig/"$a"-patched.config)
+			return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# Builds that passed, kept across runs (all prefixes take hours; a run
+# may be stopped): one line per architecture and build inputs (the
+# checked-out tree, the fragments as filtered, the build scripts, the
+# compiler).
+passed=$build/series-check.passed
+build_key() {
+	(
+		. "$root/scripts/arch.sh" "$1"
+		git -C "$tree" rev-parse 'HEAD^{tree}'
+		cat "$harness/Kconfig.sleep" "$harness"/kconfig/*.config
+		for f in kbuild kconfig variant arch buildenv kseed; do
+			cat "$root/scripts/$f.sh"
+		done
+		"${CROSS}gcc" --version | head -1
+	) | sha1sum | cut -c1-16
+}
+
 # Point kbuild at a harness whose fragments name only options the checked
 # out tree defines; print the ones left out.
 fragments_for_tree() {
@@ -58,7 +89,8 @@ fragments_for_tree() {
 		while IFS= read -r line; do
 			opt=$(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' <<< "$line")
 			if [ -n "$opt" ] && [ -z "${defined[$opt]+set}" ]; then
-				echo "$f: $opt not in this tree, left out"
+				used_fragment "$f" &&
+					echo "$f: $opt not in this tree, left out"
 				continue
 			fi
 			printf '%s\n' "$line" >> "$harness/$f"
@@ -68,7 +100,7 @@ fragments_for_tree() {
 
 declare -A last
 for a in "${archs[@]}"; do last[$a]="ok (pristine tree)"; done
-fail=0 n=0 built=0 prev=pristine t0=$(date +%s)
+fail=0 n=0 built=0 reused=0 prev=pristine t0=$(date +%s)
 log=$build/results/series-check.txt
 mkdir -p "$build/results"
 : > "$log"
@@ -80,12 +112,17 @@ for c in "${commits[@]}"; do
 	[ -n "$left_out" ] && echo "$left_out" | sed "s/^/[series-check] patch $n: /" | sort -u | tee -a "$log"
 	for a in "${archs[@]}"; do
 		out=$build/results/series-check-$n-$a.log
+		key="$a $(build_key "$a")"
 		if untouched_for "$prev" "$c" "$a"; then
 			r="${last[$a]%% (*} (unchanged for $a: same as before this patch)"
 			[ "${last[$a]#ok}" = "${last[$a]}" ] && fail=$((fail + 1))
+		elif grep -qxF "$key" "$passed" 2>/dev/null; then
+			r="ok (built by an earlier run: same tree and inputs)"
+			reused=$((reused + 1))
 		elif BUILD_DIR=$build KERNEL_CACHE=$([ "$c" = "$tip" ] && echo "${KERNEL_CACHE:-}" || echo off) \
 			"$harness/scripts/kbuild.sh" patched "$a" >"$out" 2>&1; then
 			r=ok built=$((built + 1))
+			echo "$key" >> "$passed"
 			rm -f "$out"
 		else
 			r="FAILED (${out#"$root"/})" fail=$((fail + 1)) built=$((built + 1))
@@ -98,5 +135,5 @@ for c in "${commits[@]}"; do
 	prev=$c
 done
 git -C "$tree" checkout -q --detach -f "$tip"
-echo "series-check: ${#commits[@]} patches x ${#archs[@]} architectures ($built builds), $fail failed" | tee -a "$log"
+echo "series-check: ${#commits[@]} patches x ${#archs[@]} architectures ($built builds, $reused passed in an earlier run), $fail failed" | tee -a "$log"
 [ $fail -eq 0 ]
