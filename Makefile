@@ -63,7 +63,7 @@ PY := python3
 export BUILD_DIR := $(BUILD)
 
 .NOTPARALLEL:
-.PHONY: help deps source kernel user vmtest kselftest tools bench run test patches kasan bti nomodrwx preempt veneers \
+.PHONY: help deps source kernel user vmtest kselftest tools bench run test patches kasan bti nomodrwx preempt veneers prefix-test \
 	distro-check distro-boot guests \
 	checkpatch clean distclean summary check-arch conformance mutants series-check \
 	quilt quilt-check tables glue-upstream guests-for test-prep
@@ -79,6 +79,7 @@ help:
 	@echo "make conformance ARCH=a        userspace conformance suite of the trampoline IR backend ($(CONF_ARCHS))"
 	@echo "make mutants                   source mutants of the IR and backends: the conformance suite must fail each"
 	@echo "make kasan ARCH=a [T=filter]   the patched kernel with generic KASAN (VARIANT=kasan), our suite"
+	@echo "make prefix-test P=n ARCH=a [T=filter]   the kernel of patches 1..n, its guest, our suite"
 	@echo "make bti                       arm64 patched kernel built with clang and in-kernel BTI (VARIANT=bti), our suite"
 	@echo "make nomodrwx [ARCH=a] [T=filter]  the patched kernel with STRICT_MODULE_RWX off (VARIANT=nomodrwx,"
 	@echo "                               riscv64 unless ARCH is given), our suite"
@@ -179,6 +180,15 @@ kselftest: kernel
 # user runs them, each checked against a workload (selftests/tools).
 tools: kernel
 	@scripts/run-vm.sh tools $(VARIANT) $(ARCH) "$(T)" $(VM_TIMEOUT)
+
+# The patched kernel at patch P of the series (variant prefixP: its own
+# tree and build), with its guest, our suite in one QEMU run; cases that
+# need a later patch are listed for the variant (e.g. P=3 on arm64, the
+# patch that first gives arm64 direct calls).
+P ?=
+prefix-test: check-arch source
+	@CHURN_ROUNDS=$(CHURN_ROUNDS) STRESS_ROUNDS=$(STRESS_ROUNDS) EXCLUDE="$(X)" \
+		scripts/prefix-test.sh "$(P)" $(ARCH) "$(T)" $(VM_TIMEOUT)
 
 # The patched kernel with generic KASAN (kconfig/kasan.config), our suite
 # in one boot (with KASLR on arm64).  Not part of make test: KASAN doubles

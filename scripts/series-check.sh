@@ -60,17 +60,21 @@ used_fragment() {
 
 # Builds that passed, kept across runs (all prefixes take hours; a run
 # may be stopped): one line per architecture and build inputs (the
-# checked-out tree, the fragments as filtered, the build scripts, the
-# compiler).
+# checked-out tree, the fragments as filtered, the build scripts, what
+# variant.sh sets for the patched kernels, the compiler).
 passed=$build/series-check.passed
 build_key() {
 	(
 		. "$root/scripts/arch.sh" "$1"
+		. "$harness/scripts/variant.sh" patched
 		git -C "$tree" rev-parse 'HEAD^{tree}'
 		cat "$harness/Kconfig.sleep" "$harness"/kconfig/*.config
-		for f in kbuild kconfig variant arch buildenv kseed; do
-			cat "$root/scripts/$f.sh"
+		for f in kbuild kconfig arch buildenv kseed; do
+			cat "$harness/scripts/$f.sh"
 		done
+		# what variant.sh sets for the patched kernels, not the file,
+		# which other variants change
+		echo "${FRAGS[*]} $SRCVARIANT ${TOOLCHAIN[*]}"
 		"${CROSS}gcc" --version | head -1
 	) | sha1sum | cut -c1-16
 }

@@ -23,6 +23,12 @@ distro-stock|distro-patched)
 	# Debian's configuration (scripts/distro-config.sh), then ours on top
 	FRAGS=(distro) SRCVARIANT=${1#distro-}
 	BASECONFIG=${BUILD_DIR:-$root/build}/dl/linux-config/boot-$ARCHNAME.config ;;
+prefix[0-9]*)
+	# The patched kernel at a prefix of the series (make prefix-test,
+	# scripts/prefix-test.sh): its own tree, build/prefixN/linux, and the
+	# test kernels' fragments but the one naming an option of a later
+	# patch (arm64's veneer count).
+	FRAGS=("$ARCHNAME-layout") SRCVARIANT=$1 ;;
 bench-stock|bench-patched)
 	FRAGS=("$ARCHNAME-layout" bench "$ARCHNAME-bench")
 	SRCVARIANT=${1#bench-} ;;
@@ -31,7 +37,7 @@ bench-upstream)
 	SRCVARIANT=upstream ;;
 *)	echo "unknown variant '$1' (stock, patched, kasan, bti, nomodrwx, preempt, veneers," \
 		"distro-stock, distro-patched, bench-stock, bench-patched," \
-		"bench-upstream)" >&2
+		"bench-upstream, prefixN)" >&2
 	exit 2 ;;
 esac
 if [ "$1" = bti ]; then
