@@ -194,16 +194,22 @@ case_klockstat() {
 		"klockstat reported no lock taken in seq_read (the workload read /proc/self/stat 50 times)" 30
 }
 
-case_tcpconnlat() {
-	need tcpconnlat libbpf-tools || { report tcpconnlat 0 "tcpconnlat missing"; return; }
-	start_tool tcpconnlat 1 tcpconnlat
-	nc -l -p 5555 > $w/nc.out &
+# One TCP connection over loopback to port $1 (nc on both ends), the
+# client sending what command $2 prints.
+loopback_tcp() {
+	nc -l -p $1 > $w/nc.out &
 	server=$!
 	sleep 0.5
-	echo hello | nc 127.0.0.1 5555
+	$2 2>/dev/null | nc 127.0.0.1 $1
 	sleep 1
 	kill $server 2>/dev/null
 	wait $server
+}
+
+case_tcpconnlat() {
+	need tcpconnlat libbpf-tools || { report tcpconnlat 0 "tcpconnlat missing"; return; }
+	start_tool tcpconnlat 1 tcpconnlat
+	loopback_tcp 5555 "echo hello"
 	stop_tool
 	# PID COMM IP SADDR DADDR DPORT LAT(ms)
 	seen=$(awk '$2 == "nc" && $5 == "127.0.0.1" && $6 == "5555"' \
@@ -218,13 +224,7 @@ case_tcprtt() {
 	# A histogram of the RTTs of segments received on established
 	# sockets, printed on SIGINT: 64 KiB over loopback gives some.
 	start_tool tcprtt 1 tcprtt
-	nc -l -p 5556 > $w/nc.out &
-	server=$!
-	sleep 0.5
-	dd if=/dev/zero bs=1024 count=64 2>/dev/null | nc 127.0.0.1 5556
-	sleep 1
-	kill $server 2>/dev/null
-	wait $server
+	loopback_tcp 5556 "dd if=/dev/zero bs=1024 count=64"
 	stop_tool
 	# "     usecs : count distribution" rows: "LOW -> HIGH : COUNT |***|"
 	rtts=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' \
