@@ -343,6 +343,8 @@ test: source
 	@$(BOOT_ENV) $(BOOT_RUNS) --meanwhile "$(MAKE) -s test-prep" \
 		--ready $(READY) \
 		$(RUNS_patched) $(RUNS_stock)
+	@$(PY) scripts/results-table.py --tools --tools-out $(BUILD)/results \
+		> /dev/null || echo "tools tables not written" >&2
 	@$(PY) scripts/summary.py --variants stock,patched --conformance "$(CONF_ARCHS)" \
 		--runs "$(RUNS_patched) $(RUNS_stock)"
 
@@ -370,8 +372,12 @@ summary:
 # row per kernel (the README's "Current results"), CASES=1 the case x
 # kernel tables too; then the final line of each architecture's last
 # make bench (build/results/bench-ARCH.txt), with its commit and goals.
+# TOOLS=1: only the per-tool tables of Debian's tools (stock and patched
+# path and result, per architecture), which make test also writes to
+# build/results/tools-table-ARCH.md.
 tables:
-	@$(PY) scripts/results-table.py $(if $(SHORT),--short) $(if $(CASES),--cases)
+	@$(PY) scripts/results-table.py $(if $(SHORT),--short) $(if $(CASES),--cases) \
+		$(if $(TOOLS),--tools)
 
 patches: source
 	@$(PY) scripts/source.py export $(BUILD)/patches

@@ -565,6 +565,46 @@ def summary_checks():
                      "short each fail the run")]
 
 
+def tools_table_checks():
+    """results-table.py --tools: each tool's path and result per kernel,
+    a listed failure with its reason, the bpftrace cases with the line
+    the first of them carries, and the file it writes."""
+    d = tempfile.mkdtemp(prefix="tools-table-selftest-")
+    res = os.path.join(d, "results")
+    os.makedirs(res)
+    with open(os.path.join(res, "tools-stock-arm64.ktap"), "w") as f:
+        f.write("KTAP version 1\n# date: 2026-12-07T20:04:17\n1..3\n"
+                "# vfsstat: path kprobe (5 links), exit 0, 9 reads counted\n"
+                "ok 1 vfsstat # XFAIL stock arm64 falls back to kprobes\n"
+                "# bpftrace: path none, exit 1, @reads none\n"
+                "not ok 2 bpftrace_kfunc\nok 3 guest_completed\n")
+    with open(os.path.join(res, "tools-patched-arm64.ktap"), "w") as f:
+        f.write("KTAP version 1\n1..3\n"
+                "# vfsstat: path fentry (5 links), exit 0, 254 reads counted"
+                "\nok 1 vfsstat\n"
+                "# bpftrace: path fentry (3 links), exit 0 1 s after SIGINT\n"
+                "ok 2 bpftrace_kfunc\nok 3 bpftrace_kretfunc\n")
+    p = subprocess.run([sys.executable, os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "results-table.py"),
+        "--tools", "--tools-out", res], capture_output=True, text=True,
+        env=dict(os.environ, BUILD_DIR=d))
+    path = os.path.join(res, "tools-table-arm64.md")
+    written = open(path).read() if os.path.exists(path) else ""
+    shutil.rmtree(d, ignore_errors=True)
+    want = ["| vfsstat | kprobe (5 links), exit 0: xfail (stock arm64 falls "
+            "back to kprobes) | fentry (5 links), exit 0: ok, 254 reads "
+            "counted |",
+            "| bpftrace_kfunc | none, exit 1: FAIL, @reads none | fentry "
+            "(3 links), exit 0: ok, 1 s after SIGINT |",
+            "| bpftrace_kretfunc | - | fentry (3 links), exit 0: ok, 1 s "
+            "after SIGINT |"]
+    return [lambda: (p.returncode == 0 and all(w in p.stdout for w in want)
+                     and "guest_completed" not in p.stdout
+                     and written and written in p.stdout + "\n",
+                     "tools tables: path and result of each tool per "
+                     "kernel, boot checks left out, file written")]
+
+
 def check_tracer_tests_boots():
     """The tracers' start-up tests run on a patched kernel's first suite
     boot only: not on stock, not in a kernel-selftests boot, not on the
@@ -657,6 +697,7 @@ def main():
     checks += quilt_checks()
     checks += mutants_checks()
     checks += summary_checks()
+    checks += tools_table_checks()
     lines = ["KTAP version 1", "1..%d" % len(checks)]
     failed = 0
     for i, fn in enumerate(checks, 1):

@@ -12,6 +12,13 @@ are the files' "# date:" headers, and what a file does not say is not
 printed.
 
   results-table.py [--short] [--cases] [--runs "MODE:VARIANT:ARCH ..."]
+  results-table.py --tools [--tools-out DIR]
+
+--tools prints, per architecture, one row per Debian tool of the tools
+suite: the path it took on the stock and the patched kernel (fentry, the
+kprobe fallback, or none), its result and what it reported, as the tools
+guest wrote them; --tools-out also writes each table to
+DIR/tools-table-ARCH.md.
 
 --short prints one row per kernel and boot instead, one column per suite,
 for the README.
@@ -158,6 +165,84 @@ def bench_lines():
     return out
 
 
+def tool_cell(res, notes, tool):
+    """A tools-suite case as the per-tool table shows it: the path and
+    links the guest reported, the result, what the tool's output showed
+    or why it failed.  The bpftrace cases share the line of the first."""
+    if tool not in res:
+        return "-"
+    status, why = res[tool]
+    name = "bpftrace" if tool.startswith("bpftrace_") else tool
+    lines = [n for c in notes for n in notes[c]
+             if c == tool or name == "bpftrace" and c.startswith(name)]
+    path, report = "path not reported", ""
+    for n in lines:
+        m = re.match(r"^%s: path (\S+?)(?: \((\d+) links?\))?, exit "
+                     r"(\d+),? ?(.*)$" % name, n)
+        if m:
+            path = "%s%s, exit %s" % (
+                m.group(1), " (%s links)" % m.group(2) if m.group(2)
+                else "", m.group(3))
+            report = m.group(4)
+            break
+        if n.startswith(name + ": not installed"):
+            path = "not installed"
+            break
+    text = "%s: %s" % (path, LABEL[status])
+    if status in ("xfail", "skip") and why:
+        text += " (%s)" % why
+    elif report:
+        text += ", " + report
+    return text
+
+
+def is_tool(tool, notes):
+    """A case of a Debian tool, not one of the boot's own checks."""
+    return tool.startswith("bpftrace_") or any(
+        n.startswith(tool + ": ") for n in notes.get(tool, []))
+
+
+def tools_tables(out_dir):
+    """Per architecture: tool, stock, patched (make tools' results)."""
+    printed = 0
+    for arch in ARCHS:
+        cols = {}
+        for v in COUNTED:
+            path = os.path.join(RESULTS, "%s%s-%s.ktap" % (
+                SUITES["tools"][0], v, arch))
+            if os.path.exists(path):
+                res, order = read_ktap(path)
+                cols[v] = (res, order, comments_by_case(path),
+                           dict(headers(path)))
+        if not cols:
+            continue
+        tools = []
+        for res, order, notes, _ in cols.values():
+            for c in order:
+                if c not in tools and is_tool(c, notes):
+                    tools.append(c)
+        lines = ["Debian's BPF tools on %s (`make tools`): the path each "
+                 "took and its result." % arch, ""]
+        for v, (_, _, _, h) in cols.items():
+            lines.append("- %s: %s, %s" % (v, h.get("commit", "commit not "
+                                                    "recorded"),
+                                          short_date(h.get("date", "-"))))
+        lines += ["", row(["tool"] + list(cols)),
+                  "|" + "---|" * (len(cols) + 1)]
+        for t in tools:
+            lines.append(row([t] + [tool_cell(r, n, t) for r, _, n, _
+                                    in cols.values()]))
+        print("\n".join(lines) + "\n")
+        printed += 1
+        if out_dir:
+            with open(os.path.join(out_dir, "tools-table-%s.md" % arch),
+                      "w") as f:
+                f.write("\n".join(lines) + "\n")
+    if not printed:
+        sys.exit("%s: no tools results (run make tools or make test)"
+                 % RESULTS)
+
+
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -169,7 +254,16 @@ def main():
     p.add_argument("--runs", default="",
                    help="count only these QEMU runs (MODE:VARIANT:ARCH ...), "
                    "and a missing one as failed, as summary.py does")
+    p.add_argument("--tools", action="store_true",
+                   help="only the per-tool tables of Debian's tools")
+    p.add_argument("--tools-out", metavar="DIR",
+                   help="with --tools, also write DIR/tools-table-ARCH.md")
     a = p.parse_args()
+    if a.tools:
+        if not os.path.isdir(RESULTS):
+            sys.exit("%s: no such directory (run make test first)" % RESULTS)
+        tools_tables(a.tools_out)
+        return
 
     if not os.path.isdir(RESULTS):
         sys.exit("%s: no such directory (run make test first)" % RESULTS)
