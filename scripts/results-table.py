@@ -259,14 +259,12 @@ def main():
     p.add_argument("--tools-out", metavar="DIR",
                    help="with --tools, also write DIR/tools-table-ARCH.md")
     a = p.parse_args()
-    if a.tools:
-        if not os.path.isdir(RESULTS):
-            sys.exit("%s: no such directory (run make test first)" % RESULTS)
-        tools_tables(a.tools_out)
-        return
 
     if not os.path.isdir(RESULTS):
         sys.exit("%s: no such directory (run make test first)" % RESULTS)
+    if a.tools:
+        tools_tables(a.tools_out)
+        return
     files = sorted(f for f in os.listdir(RESULTS) if f.endswith(".ktap"))
     if not files:
         sys.exit("%s: no KTAP files (run make test first)" % RESULTS)
